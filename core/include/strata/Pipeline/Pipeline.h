@@ -1,0 +1,43 @@
+//===- Pipeline.h - The core's stages S1-S4 ---------------------*- C++ -*-===//
+//
+// S1 prepare (tosa to linalg, canonicalize, decompose aggregates), S2 group
+// (fusion groups), S3 schedule (the analytical model), S4 apply (tiling,
+// promotion, bufferization, vectorization). After S4 the module is mapped IR
+// (DESIGN.md §3), which the plugin lowers in S5.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STRATA_PIPELINE_PIPELINE_H
+#define STRATA_PIPELINE_PIPELINE_H
+
+#include "strata/HW/Description.h"
+
+#include "mlir/Pass/PassManager.h"
+
+namespace strata {
+
+/// Registers upstream passes that the pipelines name (once per process).
+void registerUpstreamPasses();
+
+/// Appends `pipeline` (textual, relative to `pm`'s op) to `pm`.
+void addPipeline(mlir::OpPassManager &pm, llvm::StringRef pipeline);
+
+void buildPreparePipeline(mlir::OpPassManager &pm);
+void buildGroupPipeline(mlir::OpPassManager &pm, const hw::Description &chip);
+void buildSchedulePipeline(mlir::OpPassManager &pm,
+                           const hw::Description &chip);
+void buildApplyPipeline(mlir::OpPassManager &pm, const hw::Description &chip);
+
+/// Tensor programs to buffers in destination-passing style: results become
+/// trailing output arguments, intermediates are allocated and freed.
+void buildBufferizePipeline(mlir::OpPassManager &pm);
+
+/// S1 to S4 in order.
+void buildCorePipeline(mlir::OpPassManager &pm, const hw::Description &chip);
+
+/// Registers the stage pipelines with mlir-opt style tools
+/// (strata-prepare, strata-bufferize, strata-reference-to-llvm).
+void registerPipelines();
+
+} // namespace strata
+
+#endif // STRATA_PIPELINE_PIPELINE_H

@@ -1,0 +1,69 @@
+//===- Passes.td - Strata's core passes --------------------*- tablegen -*-===//
+#ifndef STRATA_TRANSFORMS_PASSES
+#define STRATA_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def StrataAttachTarget : Pass<"strata-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Attach a chip's hardware description to the module";
+  let description = [{
+    Resolves `target` (a shipped description's name, a path to a .json file,
+    or `host`), validates it and attaches it as `strata.hw`, so that every
+    later stage reads the chip from the IR:
+
+    ```mlir
+    module {}
+    // --strata-attach-target=target=host-x86-avx512 ->
+    module attributes {strata.hw = #strata.hw<"host-x86-avx512", {...}>} {}
+    ```
+  }];
+  let options = [Option<"target", "target", "std::string", "\"\"",
+                        "Description name, .json path, or 'host'">];
+}
+
+def StrataPrintTarget : Pass<"strata-print-target", "::mlir::ModuleOp"> {
+  let summary = "Print the derived model of the module's description";
+  let description = [{
+    Reads `strata.hw` back from the IR, validates it again and prints the
+    derived model (peaks, bandwidths, balance) to stdout. Fails when the
+    module carries no description or an invalid one.
+  }];
+}
+
+def StrataCheckInput : Pass<"strata-check-input", "::mlir::ModuleOp"> {
+  let summary = "Reject ops that no stage of the pipeline handles";
+  let description = [{
+    The input of Strata is linalg/tosa/tensor/arith/math on tensors (plus
+    func, scf, affine, bufferization and memref). Any other op is reported at
+    its location with the dialects accepted, before any stage runs:
+
+    ```
+    model.mlir:4:8: error: 'gpu.launch' is not accepted as input; expected
+    ops of: affine, arith, bufferization, ...
+    ```
+  }];
+}
+
+def StrataDecomposeAggregates : Pass<"strata-decompose-aggregates"> {
+  let summary = "Decompose aggregate linalg ops (softmax) into generics";
+  let description = [{
+    Applies each op's AggregatedOpInterface decomposition, e.g. `linalg.softmax`
+    becomes max-reduce, sub+exp, sum-reduce and divide `linalg.generic` ops
+    that the rest of the pipeline tiles, fuses and vectorizes.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def StrataEmitCInterface : Pass<"strata-emit-c-interface", "::mlir::ModuleOp"> {
+  let summary = "Export public functions with MLIR's C interface";
+  let description = [{
+    Marks every public `func.func` with `llvm.emit_c_interface`, so the
+    artifact exports `_mlir_ciface_<name>` taking memref descriptors by
+    pointer (the library ABI, docs/abi.md).
+  }];
+}
+
+#endif // STRATA_TRANSFORMS_PASSES

@@ -1,0 +1,188 @@
+//===- HostLowering.cpp - Buffers to LLVM and on to host code -------------===//
+#include "strata/Codegen/HostLowering.h"
+#include "strata/Pipeline/Pipeline.h"
+#include "strata/Transforms/Passes.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <mutex>
+
+#ifndef STRATA_HOST_LINKER
+#define STRATA_HOST_LINKER "clang"
+#endif
+
+using namespace mlir;
+
+void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createStrataEmitCInterface());
+  addPipeline(pm, "convert-linalg-to-loops,convert-scf-to-cf,"
+                  "expand-strided-metadata,lower-affine,"
+                  "finalize-memref-to-llvm,convert-math-to-llvm,"
+                  "convert-math-to-libm,convert-arith-to-llvm,"
+                  "convert-index-to-llvm,convert-cf-to-llvm,"
+                  "convert-func-to-llvm,reconcile-unrealized-casts");
+}
+
+void strata::buildReferencePipeline(OpPassManager &pm) {
+  buildPreparePipeline(pm);
+  buildBufferizePipeline(pm);
+  buildLoopsToLLVMPipeline(pm);
+}
+
+LogicalResult strata::checkFullyLowered(ModuleOp module,
+                                        llvm::ArrayRef<std::string> allowed,
+                                        llvm::StringRef stage) {
+  bool ok = true;
+  module->walk([&](Operation *op) {
+    if (op == module.getOperation())
+      return;
+    StringRef ns = op->getName().getDialectNamespace();
+    if (llvm::is_contained(allowed, ns.str()))
+      return;
+    op->emitError() << "'" << op->getName() << "' could not be lowered by "
+                    << stage << "; expected only ops of: "
+                    << llvm::join(allowed, ", ");
+    ok = false;
+  });
+  return success(ok);
+}
+
+static void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+/// Writes `module` as an object file to `path`.
+static llvm::Error emitObject(llvm::Module &module, llvm::TargetMachine &tm,
+                              llvm::StringRef path) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError(
+        llvm::formatv("cannot write '{0}': {1}", path, ec.message()));
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, out.os(), nullptr,
+                             llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the host code generator cannot emit "
+                                   "object files");
+  pm.run(module);
+  out.keep();
+  return llvm::Error::success();
+}
+
+/// Links `object` into the shared library `path` with the host toolchain.
+static llvm::Error linkSharedLibrary(llvm::StringRef object,
+                                     llvm::StringRef path) {
+  auto linker = llvm::sys::findProgramByName(STRATA_HOST_LINKER);
+  if (!linker)
+    linker = llvm::sys::findProgramByName("clang");
+  if (!linker)
+    return llvm::createStringError(llvm::formatv(
+        "cannot find the host linker driver '{0}'", STRATA_HOST_LINKER));
+  std::string message;
+  llvm::SmallVector<llvm::StringRef> args = {
+      *linker, "-shared", "-fuse-ld=lld", "-o", path, object, "-lm"};
+  int rc = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, {}, 0, 0,
+                                     &message);
+  if (rc != 0)
+    return llvm::createStringError(llvm::formatv(
+        "linking '{0}' failed (exit {1}) {2}", path, rc, message));
+  return llvm::Error::success();
+}
+
+llvm::Error strata::writeHostArtifact(ModuleOp module, EmitKind kind,
+                                      llvm::StringRef path,
+                                      const HostCodegenOptions &options) {
+  initializeNativeTarget();
+  registerBuiltinDialectTranslation(*module->getContext());
+  registerLLVMDialectTranslation(*module->getContext());
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return llvm::createStringError("translation to LLVM IR failed");
+
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError(error);
+  std::string cpu = options.cpu == "native" ? llvm::sys::getHostCPUName().str()
+                                            : options.cpu;
+  std::string features = options.features;
+  if (options.cpu == "native" && features.empty()) {
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      features += (feature.second ? "+" : "-") + feature.first().str() + ",";
+  }
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt,
+      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
+                            : llvm::CodeGenOptLevel::Default));
+  if (!tm)
+    return llvm::createStringError(
+        llvm::formatv("no host code generator for cpu '{0}'", cpu));
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(tm->createDataLayout());
+  if (llvm::Error err =
+          makeOptimizingTransformer(options.optLevel, 0, tm.get())(
+              llvmModule.get()))
+    return err;
+
+  if (kind == EmitKind::LLVMIR) {
+    std::error_code ec;
+    llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return llvm::createStringError(
+          llvm::formatv("cannot write '{0}': {1}", path, ec.message()));
+    llvmModule->print(out.os(), nullptr);
+    out.keep();
+    return llvm::Error::success();
+  }
+  if (kind == EmitKind::Object)
+    return emitObject(*llvmModule, *tm, path);
+  if (kind != EmitKind::Library)
+    return llvm::createStringError(
+        llvm::formatv("--emit={0} is not produced by host code generation",
+                      emitKindName(kind)));
+
+  // Object to a temporary file, link to a temporary library, then rename, so
+  // that a failure never leaves a partial library at `path`.
+  llvm::SmallString<128> object;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("strata", "o", object))
+    return llvm::createStringError("cannot create a temporary object file: " +
+                                   ec.message());
+  llvm::FileRemover removeObject(object);
+  if (llvm::Error err = emitObject(*llvmModule, *tm, object))
+    return err;
+  std::string partial = (path + ".partial").str();
+  llvm::FileRemover removePartial(partial);
+  if (llvm::Error err = linkSharedLibrary(object, partial))
+    return err;
+  if (std::error_code ec = llvm::sys::fs::rename(partial, path))
+    return llvm::createStringError(
+        llvm::formatv("cannot write '{0}': {1}", path, ec.message()));
+  return llvm::Error::success();
+}

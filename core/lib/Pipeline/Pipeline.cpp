@@ -1,0 +1,78 @@
+//===- Pipeline.cpp - The core's stages S1-S4 -----------------------------===//
+#include "strata/Pipeline/Pipeline.h"
+#include "strata/Codegen/HostLowering.h"
+#include "strata/Transforms/Passes.h"
+
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+void strata::registerUpstreamPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mlir::registerAllPasses();
+    registerStrataPasses();
+  });
+}
+
+void strata::addPipeline(OpPassManager &pm, StringRef pipeline) {
+  registerUpstreamPasses();
+  std::string error;
+  llvm::raw_string_ostream os(error);
+  // The pipelines are Strata's own constants: a parse failure is a bug.
+  if (failed(parsePassPipeline(pipeline, pm, os)))
+    llvm::report_fatal_error(llvm::Twine("invalid internal pipeline '") +
+                             pipeline + "': " + error);
+}
+
+void strata::buildPreparePipeline(OpPassManager &pm) {
+  pm.addPass(createStrataCheckInput());
+  addPipeline(pm, "func.func(tosa-to-linalg-named,tosa-to-linalg,"
+                  "tosa-to-arith,tosa-to-tensor,tosa-to-scf)");
+  addPipeline(pm, "canonicalize,func.func(strata-decompose-aggregates),"
+                  "canonicalize,cse");
+}
+
+// S2 and S3 decide fusion groups and schedules from the description; the
+// plain pipeline has none yet, so every op is its own group with no schedule.
+void strata::buildGroupPipeline(OpPassManager &, const hw::Description &) {}
+void strata::buildSchedulePipeline(OpPassManager &, const hw::Description &) {}
+
+void strata::buildBufferizePipeline(OpPassManager &pm) {
+  addPipeline(pm,
+              "one-shot-bufferize{bufferize-function-boundaries "
+              "function-boundary-type-conversion=identity-layout-map},"
+              "buffer-results-to-out-params{hoist-static-allocs "
+              "modify-public-functions},"
+              "canonicalize,buffer-deallocation-pipeline,canonicalize");
+}
+
+void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &) {
+  buildBufferizePipeline(pm);
+}
+
+void strata::buildCorePipeline(OpPassManager &pm,
+                               const hw::Description &chip) {
+  buildPreparePipeline(pm);
+  buildGroupPipeline(pm, chip);
+  buildSchedulePipeline(pm, chip);
+  buildApplyPipeline(pm, chip);
+}
+
+void strata::registerPipelines() {
+  PassPipelineRegistration<>("strata-prepare",
+                             "S1: tosa to linalg, decompose aggregates",
+                             buildPreparePipeline);
+  PassPipelineRegistration<>("strata-bufferize",
+                             "Tensors to buffers, results to out-params",
+                             buildBufferizePipeline);
+  PassPipelineRegistration<>(
+      "strata-reference-to-llvm",
+      "The reference lowering: prepare, bufferize, loops, LLVM dialect",
+      buildReferencePipeline);
+}

@@ -1,0 +1,42 @@
+//===- AttachTarget.cpp - Attach a chip's description to a module ---------===//
+//
+// The description is resolved through the target registry (shipped name,
+// file or host) and stored as the JSON document in attribute form.
+//
+//===----------------------------------------------------------------------===//
+#include "strata/Dialect/Strata/IR/StrataDialect.h"
+#include "strata/Target/TargetRegistry.h"
+#include "strata/Transforms/Passes.h"
+
+namespace strata {
+#define GEN_PASS_DEF_STRATAATTACHTARGET
+#include "strata/Transforms/Passes.h.inc"
+} // namespace strata
+
+using namespace mlir;
+using namespace strata;
+
+namespace {
+struct AttachTarget : strata::impl::StrataAttachTargetBase<AttachTarget> {
+  using StrataAttachTargetBase::StrataAttachTargetBase;
+
+  void runOnOperation() override {
+    hw::LoadResult result = TargetRegistry::get().resolve(target);
+    if (!result) {
+      getOperation().emitError() << "cannot attach target '" << target
+                                 << "':\n"
+                                 << result.formatErrors();
+      return signalPassFailure();
+    }
+    MLIRContext *ctx = &getContext();
+    auto dict = cast<DictionaryAttr>(
+        jsonToAttribute(ctx, result.description->document));
+    getOperation()->setAttr(StrataDialect::kHardwareAttrName,
+                            HardwareAttr::get(ctx, result.description->name,
+                                              dict));
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<StrataDialect>();
+  }
+};
+} // namespace

@@ -1,0 +1,92 @@
+//===- StrataDialect.cpp - The strata dialect -----------------------------===//
+#include "strata/Dialect/Strata/IR/StrataDialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace strata;
+
+#include "strata/Dialect/Strata/IR/StrataDialect.cpp.inc"
+
+
+/// Names of the entries of the description's array `key` (compute or memory).
+static llvm::StringSet<> levelNames(HardwareAttr hw, StringRef key) {
+  llvm::StringSet<> names;
+  auto levels = dyn_cast_or_null<ArrayAttr>(hw.getDescription().get(key));
+  if (!levels)
+    return names;
+  for (Attribute level : levels)
+    if (auto dict = dyn_cast<DictionaryAttr>(level))
+      if (auto name = dyn_cast_or_null<StringAttr>(dict.get("name")))
+        names.insert(name.getValue());
+  return names;
+}
+
+/// Checks that every #strata.grid and #strata.mem used under `module` names a
+/// level of the module's description.
+static LogicalResult verifyLevels(Operation *module, HardwareAttr hw) {
+  llvm::StringSet<> compute = levelNames(hw, "compute");
+  llvm::StringSet<> memory = levelNames(hw, "memory");
+  auto checkMem = [&](Operation *op, Type type) -> LogicalResult {
+    auto memref = dyn_cast<BaseMemRefType>(type);
+    if (!memref)
+      return success();
+    auto mem = dyn_cast_or_null<MemAttr>(memref.getMemorySpace());
+    if (!mem || memory.contains(mem.getLevel()))
+      return success();
+    return op->emitOpError() << "uses memory level '" << mem.getLevel()
+                             << "', which chip '" << hw.getName()
+                             << "' does not describe";
+  };
+  WalkResult result = module->walk([&](Operation *op) -> WalkResult {
+    for (Type t : op->getResultTypes())
+      if (failed(checkMem(op, t)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(checkMem(op, arg.getType())))
+            return WalkResult::interrupt();
+    auto forall = dyn_cast<scf::ForallOp>(op);
+    if (!forall || !forall.getMapping())
+      return WalkResult::advance();
+    ArrayAttr mapping = *forall.getMapping();
+    for (Attribute attr : mapping) {
+      auto grid = dyn_cast<GridAttr>(attr);
+      if (grid && !compute.contains(grid.getLevel())) {
+        op->emitOpError() << "is mapped to compute level '" << grid.getLevel()
+                          << "', which chip '" << hw.getName()
+                          << "' does not describe";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult StrataDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  if (attr.getName() != kHardwareAttrName)
+    return op->emitError() << "unknown strata attribute '" << attr.getName()
+                           << "'; expected '" << kHardwareAttrName << "'";
+  auto hw = dyn_cast<HardwareAttr>(attr.getValue());
+  if (!hw)
+    return op->emitError() << "'" << kHardwareAttrName
+                           << "' must be a #strata.hw attribute";
+  if (!isa<ModuleOp>(op))
+    return op->emitError() << "'" << kHardwareAttrName
+                           << "' must be attached to a builtin.module";
+  return verifyLevels(op, hw);
+}
+
+HardwareAttr strata::getHardwareAttr(Operation *op) {
+  for (Operation *cur = op; cur; cur = cur->getParentOp())
+    if (auto hw = cur->getAttrOfType<HardwareAttr>(
+            StrataDialect::kHardwareAttrName))
+      return hw;
+  return {};
+}

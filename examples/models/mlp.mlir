@@ -1,0 +1,31 @@
+// Linear layer with bias followed by exact (erf) GELU:
+//   y = gelu(x * W + b),  gelu(t) = 0.5 * t * (1 + erf(t / sqrt(2))).
+// x: tensor<128x512xf32>, W: tensor<512x1024xf32>, b: tensor<1024xf32>
+//   -> y: tensor<128x1024xf32>.
+#map_2d = affine_map<(i, j) -> (i, j)>
+#map_bias = affine_map<(i, j) -> (j)>
+func.func @mlp(%x: tensor<128x512xf32>, %w: tensor<512x1024xf32>, %b: tensor<1024xf32>) -> tensor<128x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<128x1024xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<128x512xf32>, tensor<512x1024xf32>)
+                      outs(%init : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+  %out = tensor.empty() : tensor<128x1024xf32>
+  %y = linalg.generic {indexing_maps = [#map_2d, #map_bias, #map_2d],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<128x1024xf32>, tensor<1024xf32>)
+      outs(%out : tensor<128x1024xf32>) {
+  ^bb0(%acc: f32, %bias: f32, %o: f32):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %inv_sqrt2 = arith.constant 0.707106781 : f32
+    %t = arith.addf %acc, %bias : f32
+    %s = arith.mulf %t, %inv_sqrt2 : f32
+    %e = math.erf %s : f32
+    %p = arith.addf %e, %one : f32
+    %h = arith.mulf %t, %half : f32
+    %g = arith.mulf %h, %p : f32
+    linalg.yield %g : f32
+  } -> tensor<128x1024xf32>
+  return %y : tensor<128x1024xf32>
+}

@@ -1,0 +1,68 @@
+//===- CpuTarget.cpp - The host CPU plugin --------------------------------===//
+//
+// Lowers the mapped IR through loops to the LLVM dialect and writes a shared
+// library for the description's CPU (its `arch` is the LLVM CPU name; `host`
+// compiles for the CPU this process runs on).
+//
+//===----------------------------------------------------------------------===//
+#include "HostDescription.h"
+
+#include "strata/Codegen/HostLowering.h"
+#include "strata/Runtime/HostDevice.h"
+#include "strata/Target/TargetRegistry.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace strata;
+
+namespace {
+class CpuTarget final : public TargetPlugin {
+public:
+  llvm::StringRef getName() const override { return "cpu"; }
+  llvm::StringRef getSummary() const override {
+    return "host CPU through LLVM: shared library with MLIR's C interface";
+  }
+
+  void registerDialects(mlir::DialectRegistry &registry) const override {
+    registry.insert<mlir::LLVM::LLVMDialect>();
+  }
+
+  void validateDescription(const hw::Description &chip,
+                           std::vector<hw::Diagnostic> &errors) const override {
+    if (!chip.vector)
+      errors.push_back({"/vector",
+                        "the cpu plugin needs a vector unit: expected an "
+                        "object with width_bits",
+                        0, 0});
+  }
+
+  std::optional<std::string> describeHost() const override {
+    return cpu::describeHostMachine();
+  }
+
+  void buildLoweringPipeline(mlir::OpPassManager &pm,
+                             const hw::Description &) const override {
+    buildLoopsToLLVMPipeline(pm);
+  }
+
+  std::vector<std::string> loweredDialects() const override {
+    return {"llvm"};
+  }
+
+  llvm::Error writeArtifact(mlir::ModuleOp lowered,
+                            const hw::Description &chip, EmitKind kind,
+                            llvm::StringRef path) const override {
+    HostCodegenOptions options;
+    options.cpu = chip.name == "host" ? "native" : chip.arch;
+    return writeHostArtifact(lowered, kind, path, options);
+  }
+
+  llvm::Expected<std::unique_ptr<runtime::Device>>
+  createDevice(const hw::Description &chip) const override {
+    return runtime::createHostDevice(chip.name);
+  }
+};
+} // namespace
+
+STRATA_DEFINE_TARGET(cpu, CpuTarget)

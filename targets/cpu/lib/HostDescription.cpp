@@ -1,0 +1,207 @@
+//===- HostDescription.cpp - Describe the machine we run on ---------------===//
+//
+// Measured facts come from the machine; rates that no register reports
+// (bandwidths, latencies) are estimates from the clock and vector width and
+// are marked as such in `source`.
+//
+//===----------------------------------------------------------------------===//
+#include "HostDescription.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cpuid.h>
+#include <fstream>
+#include <sched.h>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+using nlohmann::json;
+
+namespace {
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string value = text.str();
+  while (!value.empty() && (value.back() == '\n' || value.back() == ' '))
+    value.pop_back();
+  return value;
+}
+
+/// "48K" / "1024K" / "32M" → bytes.
+int64_t parseSize(const std::string &text) {
+  if (text.empty())
+    return 0;
+  int64_t value = std::atoll(text.c_str());
+  switch (text.back()) {
+  case 'K':
+    return value << 10;
+  case 'M':
+    return value << 20;
+  case 'G':
+    return value << 30;
+  default:
+    return value;
+  }
+}
+
+/// Number of CPUs in a sysfs list like "0-3,8".
+int countCpuList(const std::string &list) {
+  int count = 0;
+  std::stringstream in(list);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    size_t dash = part.find('-');
+    if (dash == std::string::npos)
+      count += part.empty() ? 0 : 1;
+    else
+      count += std::atoi(part.c_str() + dash + 1) - std::atoi(part.c_str()) + 1;
+  }
+  return count;
+}
+
+std::string cpuInfoField(const std::string &field) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(field, 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon != std::string::npos)
+        return line.substr(colon + 2);
+    }
+  return "";
+}
+
+struct VectorFacts {
+  int widthBits = 128;
+  bool fma = false;
+  int registers = 16;
+};
+
+VectorFacts detectVector() {
+  VectorFacts facts;
+  unsigned eax, ebx, ecx, edx;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx))
+    facts.fma = (ecx >> 12) & 1;
+  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) {
+    if ((ebx >> 5) & 1)
+      facts.widthBits = 256; // AVX2
+    if ((ebx >> 16) & 1) {
+      facts.widthBits = 512; // AVX-512F
+      facts.registers = 32;
+    }
+  }
+  return facts;
+}
+
+int usableCores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    return CPU_COUNT(&set);
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+double clockHz() {
+  std::string khz =
+      readFile("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+  if (!khz.empty() && std::atof(khz.c_str()) > 0)
+    return std::atof(khz.c_str()) * 1e3;
+  std::string mhz = cpuInfoField("cpu MHz");
+  if (!mhz.empty() && std::atof(mhz.c_str()) > 0)
+    return std::atof(mhz.c_str()) * 1e6;
+  return 2.5e9;
+}
+
+} // namespace
+
+std::string strata::cpu::describeHostMachine() {
+  VectorFacts vec = detectVector();
+  int cores = usableCores();
+  double clock = clockHz();
+  int lanes = vec.widthBits / 32;
+  double vectorBytes = vec.widthBits / 8.0;
+
+  json doc;
+  doc["name"] = "host";
+  doc["plugin"] = "cpu";
+  doc["arch"] = vec.widthBits >= 512   ? "x86-64-v4"
+                : vec.widthBits >= 256 ? "x86-64-v3"
+                                       : "x86-64";
+  std::string model = cpuInfoField("model name");
+  doc["summary"] = "This machine: " + (model.empty() ? "unknown CPU" : model);
+  doc["source"] = {
+      "detected at run time: /proc/cpuinfo, sysfs cpufreq and cache, cpuid",
+      "estimated: cache bandwidth as load ports x vector width x clock, DRAM "
+      "bandwidth 12 GB/s per core; latencies typical of the level"};
+  doc["clock_hz"] = clock;
+  auto level = [](const char *name, int count) {
+    json entry = json::object();
+    entry["name"] = name;
+    entry["count"] = count;
+    return entry;
+  };
+  doc["compute"] = json::array(
+      {level("chip", 1), level("core", cores), level("lane", lanes)});
+
+  // Caches from sysfs, largest level first (the description lists memory
+  // farthest from compute first).
+  json caches = json::array();
+  for (int index = 0; index < 8; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::string type = readFile(dir + "/type");
+    if (type.empty())
+      break;
+    if (type == "Instruction")
+      continue;
+    int level = std::atoi(readFile(dir + "/level").c_str());
+    int64_t size = parseSize(readFile(dir + "/size"));
+    int sharing = countCpuList(readFile(dir + "/shared_cpu_list"));
+    if (level <= 0 || size <= 0)
+      continue;
+    bool perCore = sharing <= 2 && level <= 2;
+    // Per-core bandwidth: two loads per cycle from L1, one from L2, half a
+    // vector per cycle from farther levels.
+    double perCycle = level == 1 ? 2 * vectorBytes
+                      : level == 2 ? vectorBytes
+                                   : vectorBytes / 2;
+    double bandwidth = perCycle * clock * (perCore ? 1 : cores);
+    json cache = json::object();
+    cache["name"] = "l" + std::to_string(level);
+    cache["kind"] = "cache";
+    cache["capacity_bytes"] = size;
+    cache["owner"] = perCore ? "core" : "chip";
+    cache["bandwidth_bytes_per_s"] = bandwidth;
+    cache["latency_cycles"] = level == 1 ? 5 : level == 2 ? 14 : 50;
+    cache["alignment_bytes"] = 64;
+    caches.insert(caches.begin(), cache);
+  }
+  int64_t pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  json dram = json::object();
+  dram["name"] = "dram";
+  dram["kind"] = "dram";
+  dram["capacity_bytes"] = pages > 0 ? pages * pageSize : int64_t(1) << 30;
+  dram["owner"] = "chip";
+  dram["bandwidth_bytes_per_s"] = 12e9 * cores;
+  dram["latency_cycles"] = 300;
+  dram["alignment_bytes"] = 64;
+  json memory = json::array({dram});
+  for (auto &cache : caches)
+    memory.push_back(cache);
+  doc["memory"] = memory;
+
+  json types = json::array({"f32", "f64", "i32", "i16", "i8"});
+  json vector = json::object();
+  vector["width_bits"] = vec.widthBits;
+  vector["element_types"] = types;
+  vector["level"] = "core";
+  vector["fma_pipes"] = vec.fma ? 2 : 1;
+  vector["fma_latency_cycles"] = 4;
+  vector["registers"] = vec.registers;
+  doc["vector"] = vector;
+  doc["matrix"] = json::array();
+  return doc.dump(2);
+}

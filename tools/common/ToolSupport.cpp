@@ -1,0 +1,75 @@
+//===- ToolSupport.cpp - What every strata-* tool does first --------------===//
+#include "ToolSupport.h"
+
+#include "strata/Support/Logging.h"
+#include "strata/Target/TargetRegistry.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace strata;
+
+static llvm::cl::opt<std::string>
+    logLevel("log-level",
+             llvm::cl::desc("trace, debug, info, warn, error or off"),
+             llvm::cl::init("warn"));
+static llvm::cl::list<std::string>
+    loadPlugins("load-plugin",
+                llvm::cl::desc("Load a target plugin shared library"));
+
+static std::string toolName = "strata";
+
+void tool::error(llvm::StringRef message) {
+  llvm::WithColor::error(llvm::errs(), toolName) << message << "\n";
+}
+
+bool tool::initialize(int argc, char **argv, llvm::StringRef overview) {
+  toolName = llvm::sys::path::filename(argv[0]).str();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  mlir::registerAsmPrinterCLOptions();
+  if (!llvm::cl::ParseCommandLineOptions(argc, argv, overview, &llvm::errs()))
+    return false;
+  if (!setupLogging(logLevel)) {
+    error("--log-level: unknown level '" + logLevel +
+          "'; expected trace, debug, info, warn, error or off");
+    return false;
+  }
+  TargetRegistry &registry = TargetRegistry::get();
+  registerStaticTargets(registry);
+  for (const std::string &path : loadPlugins)
+    if (llvm::Error err = registry.loadPluginLibrary(path)) {
+      error(llvm::toString(std::move(err)));
+      return false;
+    }
+  return true;
+}
+
+std::optional<hw::Description> tool::resolveTarget(llvm::StringRef target) {
+  hw::LoadResult result = TargetRegistry::get().resolve(target);
+  if (!result) {
+    llvm::errs() << result.formatErrors();
+    error("--target=" + target.str() + ": no usable hardware description");
+    return std::nullopt;
+  }
+  return std::move(*result.description);
+}
+
+const TargetPlugin &tool::pluginFor(const hw::Description &chip) {
+  return *TargetRegistry::get().lookup(chip.plugin);
+}
+
+mlir::LogicalResult tool::applyPassManagerOptions(mlir::PassManager &pm) {
+  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+    return mlir::failure();
+  mlir::applyDefaultTimingPassManagerCLOptions(pm);
+  return mlir::success();
+}

@@ -1,0 +1,91 @@
+//===- strata-compile.cpp - Compile a program for a chip ------------------===//
+//
+//   strata-compile IN.mlir --target=NAME|FILE.json|host [-o OUT]
+//                  [--emit=mlir|lowered|llvm|obj|lib]
+//
+// Runs the core stages and the target's plugin and writes the artifact.
+// Stops after the stage --emit names. A failure leaves no output file.
+//
+//===----------------------------------------------------------------------===//
+#include "ToolSupport.h"
+
+#include "strata/Pipeline/Compiler.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace strata;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> target("target",
+                                   cl::desc("Chip: description name, .json "
+                                            "file, or 'host'"),
+                                   cl::init("host"));
+static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                       cl::value_desc("path"));
+static cl::opt<std::string>
+    emit("emit", cl::desc("Stop after: mlir (mapped IR), lowered (target "
+                          "dialect), llvm, obj or lib (default)"),
+         cl::init("lib"));
+
+/// The default output name: IN with the extension of the emitted kind.
+static std::string defaultOutput(EmitKind kind) {
+  static const char *extensions[] = {".mapped.mlir", ".lowered.mlir", ".ll",
+                                     ".o", ".so"};
+  std::string base = inputFile;
+  size_t dot = base.rfind('.');
+  size_t slash = base.rfind('/');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
+    base.resize(dot);
+  return base + extensions[static_cast<int>(kind)];
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  if (!tool::initialize(argc, argv, "Strata compiler: program + chip -> "
+                                    "artifact\n"))
+    return 1;
+  std::optional<EmitKind> kind = parseEmitKind(emit);
+  if (!kind) {
+    tool::error("--emit: unknown stage '" + emit +
+                "'; expected mlir, lowered, llvm, obj or lib");
+    return 1;
+  }
+  std::optional<hw::Description> chip = tool::resolveTarget(target);
+  if (!chip)
+    return 1;
+  const TargetPlugin &plugin = tool::pluginFor(*chip);
+  std::string output = outputFile.empty() ? defaultOutput(*kind) : outputFile;
+
+  mlir::DialectRegistry registry;
+  registerStrataDialects(registry);
+  mlir::MLIRContext ctx(registry);
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
+
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      parseInputFile(inputFile, ctx, sourceMgr);
+  if (!module)
+    return 1;
+  if (mlir::failed(runCoreStages(*module, *chip,
+                                 tool::applyPassManagerOptions)))
+    return 1;
+  auto write = [&](llvm::Error err) {
+    if (!err)
+      return 0;
+    tool::error(llvm::toString(std::move(err)));
+    return 1;
+  };
+  if (*kind == EmitKind::Mapped)
+    return write(writeModule(*module, output));
+  if (mlir::failed(runPluginLowering(*module, plugin, *chip,
+                                     tool::applyPassManagerOptions)))
+    return 1;
+  if (*kind == EmitKind::Lowered)
+    return write(writeModule(*module, output));
+  return write(plugin.writeArtifact(*module, *chip, *kind, output));
+}

@@ -1,0 +1,291 @@
+//===- strata-run.cpp - Compile, run, check and time a program ------------===//
+//
+//   strata-run IN.mlir --target=... [--entry=F] [--check] [--bench]
+//              [--reps=N] [--seed=S]
+//
+// Compiles IN for the chip, runs each public function (or --entry) on fresh
+// random inputs with outputs poisoned, compares with the reference lowering
+// run on the host (--check) and reports the median time (--bench).
+//
+//===----------------------------------------------------------------------===//
+#include "ToolSupport.h"
+
+#include "strata/Analysis/Work.h"
+#include "strata/Codegen/HostLowering.h"
+#include "strata/HW/Model.h"
+#include "strata/Pipeline/Compiler.h"
+#include "strata/Pipeline/Pipeline.h"
+#include "strata/Runtime/Check.h"
+#include "strata/Runtime/Device.h"
+#include "strata/Runtime/HostDevice.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <algorithm>
+
+using namespace strata;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> target("target",
+                                   cl::desc("Chip: description name, .json "
+                                            "file, or 'host'"),
+                                   cl::init("host"));
+static cl::opt<std::string> entry("entry",
+                                  cl::desc("Run only this public function"));
+static cl::opt<bool> check("check",
+                           cl::desc("Compare with the reference lowering"));
+static cl::opt<bool> bench("bench", cl::desc("Time repeated runs"));
+static cl::opt<unsigned> reps("reps", cl::desc("Timed runs for --bench"),
+                              cl::init(10));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
+                              cl::init(1));
+
+namespace {
+
+/// A compiled artifact loaded on a device, with buffers for one entry.
+struct Loaded {
+  std::unique_ptr<runtime::Device> device;
+  std::unique_ptr<runtime::Executable> executable;
+};
+
+/// Temporary folder removed at exit.
+struct TempDir {
+  llvm::SmallString<128> path;
+  ~TempDir() {
+    if (!path.empty())
+      llvm::sys::fs::remove_directories(path);
+  }
+};
+
+bool report(llvm::Error err) {
+  if (!err)
+    return true;
+  tool::error(llvm::toString(std::move(err)));
+  return false;
+}
+
+/// Runs `signature` on `loaded` with `inputs` (host data); returns outputs.
+llvm::Expected<std::vector<std::vector<char>>>
+runOnce(Loaded &loaded, const runtime::Signature &signature,
+        const std::vector<std::vector<char>> &inputs, unsigned timedReps,
+        std::vector<double> *times) {
+  runtime::Device &device = *loaded.device;
+  std::vector<std::unique_ptr<runtime::Buffer>> buffers;
+  std::vector<runtime::Buffer *> args;
+  auto add = [&](size_t bytes) -> llvm::Error {
+    auto buffer = device.allocate(bytes);
+    if (!buffer)
+      return buffer.takeError();
+    args.push_back(buffer->get());
+    buffers.push_back(std::move(*buffer));
+    return llvm::Error::success();
+  };
+  for (size_t i = 0; i < signature.inputs.size(); ++i) {
+    if (llvm::Error err = add(inputs[i].size()))
+      return std::move(err);
+    if (llvm::Error err =
+            device.copyToDevice(*args.back(), inputs[i].data(),
+                                inputs[i].size()))
+      return std::move(err);
+  }
+  std::vector<std::vector<char>> outputs;
+  for (const runtime::TensorSpec &spec : signature.outputs) {
+    if (llvm::Error err = add(spec.bytes()))
+      return std::move(err);
+    outputs.emplace_back(spec.bytes());
+    runtime::poison(outputs.back().data(), spec);
+    if (llvm::Error err = device.copyToDevice(
+            *args.back(), outputs.back().data(), spec.bytes()))
+      return std::move(err);
+  }
+  if (llvm::Error err = device.launch(*loaded.executable, signature, args))
+    return std::move(err);
+  if (llvm::Error err = device.synchronize())
+    return std::move(err);
+  size_t first = signature.inputs.size();
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (llvm::Error err = device.copyToHost(outputs[i].data(),
+                                            *args[first + i],
+                                            outputs[i].size()))
+      return std::move(err);
+  std::unique_ptr<runtime::Timer> timer = device.createTimer();
+  for (unsigned rep = 0; rep < timedReps; ++rep) {
+    timer->start();
+    if (llvm::Error err = device.launch(*loaded.executable, signature, args))
+      return std::move(err);
+    times->push_back(timer->stop());
+  }
+  return outputs;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  if (!tool::initialize(argc, argv, "Strata runner: compile, run, check, "
+                                    "time\n"))
+    return 1;
+  std::optional<hw::Description> chip = tool::resolveTarget(target);
+  if (!chip)
+    return 1;
+  const TargetPlugin &plugin = tool::pluginFor(*chip);
+
+  mlir::DialectRegistry registry;
+  registerStrataDialects(registry);
+  mlir::MLIRContext ctx(registry);
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      parseInputFile(inputFile, ctx, sourceMgr);
+  if (!module)
+    return 1;
+
+  // The functions to run and their destination-passing signatures.
+  std::vector<runtime::Signature> signatures;
+  bool found = false;
+  for (auto func : module->getOps<mlir::func::FuncOp>()) {
+    if (!func.isPublic() || func.isExternal())
+      continue;
+    if (!entry.empty() && func.getSymName() != entry)
+      continue;
+    found = true;
+    auto signature = runtime::signatureOf(func);
+    if (!signature) {
+      func.emitError() << llvm::toString(signature.takeError());
+      return 1;
+    }
+    signatures.push_back(std::move(*signature));
+  }
+  if (!found) {
+    tool::error(entry.empty()
+                    ? inputFile + ": no public function with a body to run"
+                    : "--entry: '" + inputFile + "' has no public function '" +
+                          entry + "'");
+    return 1;
+  }
+
+  // Work per function, measured on the prepared (S1) program.
+  std::map<std::string, Work> work;
+  {
+    mlir::OwningOpRef<mlir::ModuleOp> prepared = module->clone();
+    mlir::PassManager pm(&ctx);
+    buildPreparePipeline(pm);
+    if (mlir::failed(pm.run(*prepared)))
+      return 1;
+    for (auto func : prepared->getOps<mlir::func::FuncOp>())
+      work[func.getSymName().str()] = estimateWork(func);
+  }
+
+  TempDir temp;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("strata-run", temp.path)) {
+    tool::error("cannot create a temporary folder: " + ec.message());
+    return 1;
+  }
+  std::string artifact = (temp.path + "/program.so").str();
+  std::string referenceArtifact = (temp.path + "/reference.so").str();
+
+  Loaded program, reference;
+  {
+    mlir::OwningOpRef<mlir::ModuleOp> compiled = module->clone();
+    if (mlir::failed(runCoreStages(*compiled, *chip,
+                                   tool::applyPassManagerOptions)) ||
+        mlir::failed(runPluginLowering(*compiled, plugin, *chip,
+                                       tool::applyPassManagerOptions)))
+      return 1;
+    if (!report(plugin.writeArtifact(*compiled, *chip, EmitKind::Library,
+                                     artifact)))
+      return 1;
+    auto device = plugin.createDevice(*chip);
+    if (!device)
+      return report(device.takeError()), 1;
+    program.device = std::move(*device);
+    auto executable = program.device->load(artifact);
+    if (!executable)
+      return report(executable.takeError()), 1;
+    program.executable = std::move(*executable);
+  }
+  if (check) {
+    mlir::OwningOpRef<mlir::ModuleOp> lowered = module->clone();
+    if (mlir::failed(runReferenceLowering(*lowered,
+                                          tool::applyPassManagerOptions)))
+      return 1;
+    if (!report(writeHostArtifact(*lowered, EmitKind::Library,
+                                  referenceArtifact, HostCodegenOptions{})))
+      return 1;
+    reference.device = runtime::createHostDevice("reference");
+    auto executable = reference.device->load(referenceArtifact);
+    if (!executable)
+      return report(executable.takeError()), 1;
+    reference.executable = std::move(*executable);
+  }
+
+  hw::DerivedModel model = hw::deriveModel(*chip);
+  bool allPassed = true;
+  for (const runtime::Signature &signature : signatures) {
+    std::vector<std::vector<char>> inputs;
+    for (size_t i = 0; i < signature.inputs.size(); ++i) {
+      inputs.emplace_back(signature.inputs[i].bytes());
+      runtime::fillRandom(inputs.back().data(), signature.inputs[i],
+                          seed * 1000003 + i);
+    }
+    std::vector<double> times;
+    auto outputs = runOnce(program, signature, inputs, bench ? reps : 0,
+                           &times);
+    if (!outputs)
+      return report(outputs.takeError()), 1;
+    llvm::outs() << llvm::formatv("{0}: ran on {1}\n", signature.name,
+                                  chip->name);
+    if (check) {
+      auto expected = runOnce(reference, signature, inputs, 0, nullptr);
+      if (!expected)
+        return report(expected.takeError()), 1;
+      for (size_t i = 0; i < signature.outputs.size(); ++i) {
+        const runtime::TensorSpec &spec = signature.outputs[i];
+        runtime::Comparison cmp =
+            runtime::compare((*outputs)[i].data(), (*expected)[i].data(), spec);
+        allPassed &= cmp.passed;
+        llvm::outs() << llvm::formatv(
+            "{0}: check result #{1} ({2}): relative error {3:e2} "
+            "(tolerance {4:e1}){5} {6}\n",
+            signature.name, i, spec.str(), cmp.relativeError,
+            runtime::tolerance(spec.type),
+            cmp.nonFinite
+                ? llvm::formatv(", {0} non-finite values", cmp.nonFinite).str()
+                : std::string(),
+            cmp.passed ? "PASS" : "FAIL");
+      }
+    }
+    if (bench) {
+      double seconds = median(times);
+      const Work &w = work[signature.name];
+      llvm::StringRef type =
+          signature.inputs.empty()
+              ? llvm::StringRef("f32")
+              : runtime::elementTypeName(signature.inputs.front().type);
+      double roofline = rooflineSeconds(model, w, type);
+      llvm::outs() << llvm::formatv(
+          "{0}: median {1:f3} ms over {2} runs, {3:f2} GFLOP/s, {4:f2} GB/s, "
+          "{5:f1}% of the roofline of {6}\n",
+          signature.name, seconds * 1e3, times.size(),
+          w.flops / seconds * 1e-9, w.bytes / seconds * 1e-9,
+          roofline > 0 ? 100 * roofline / seconds : 0.0, chip->name);
+    }
+  }
+  return allPassed ? 0 : 2;
+}
