@@ -23,17 +23,19 @@ function(strata_set_compile_options target)
     $<BUILD_INTERFACE:${STRATA_BINARY_DIR}/dialects/strata/include>
     $<INSTALL_INTERFACE:include>)
   target_include_directories(${target} SYSTEM PUBLIC
-    $<BUILD_INTERFACE:${LLVM_INCLUDE_DIRS}>
-    $<BUILD_INTERFACE:${MLIR_INCLUDE_DIRS}>)
+    ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
   separate_arguments(_defs UNIX_COMMAND "${LLVM_DEFINITIONS}")
   target_compile_options(${target} PUBLIC ${_defs})
 endfunction()
 
 # strata_add_library(name SOURCES... [LINK libs...] [DEPENDS targets...])
-# A library of Strata's own code.
+# A library of Strata's own code. Shared, so that tools and loadable target
+# plugins share one registry, one dialect registration and one set of passes.
 function(strata_add_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LINK;DEPENDS" ${ARGN})
-  add_library(${name} ${ARG_SOURCES})
+  add_library(${name} SHARED ${ARG_SOURCES})
+  set_target_properties(${name} PROPERTIES
+    LIBRARY_OUTPUT_DIRECTORY ${STRATA_BINARY_DIR}/lib)
   add_library(Strata::${name} ALIAS ${name})
   strata_set_compile_options(${name})
   target_link_libraries(${name} PUBLIC ${ARG_LINK})

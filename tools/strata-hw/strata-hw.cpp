@@ -28,17 +28,21 @@ static int list() {
   TargetRegistry &registry = TargetRegistry::get();
   llvm::outs() << "Shipped descriptions:\n";
   for (const std::string &name : hw::shippedDescriptionNames()) {
-    hw::LoadResult result = registry.resolve(name);
+    hw::LoadResult result = registry.resolve(name, /*requirePlugin=*/false);
     if (!result) {
       llvm::outs() << llvm::formatv("  {0,-22} INVALID\n", name);
       continue;
     }
     const hw::Description &chip = *result.description;
-    llvm::outs() << llvm::formatv("  {0,-22} plugin {1,-8} arch {2,-10} {3}\n",
-                                  name, chip.plugin, chip.arch, chip.summary);
+    bool built = registry.lookup(chip.plugin) != nullptr;
+    llvm::outs() << llvm::formatv("  {0,-22} plugin {1,-8}{2} arch {3,-10} {4}\n",
+                                  name, chip.plugin, built ? " " : "*",
+                                  chip.arch, chip.summary);
   }
   llvm::outs() << "  host                   the machine this runs on "
-                  "(detected)\nTarget plugins:\n";
+                  "(detected)\n(* plugin not built into these tools: the "
+                  "description can be inspected, not compiled for)\n"
+                  "Target plugins:\n";
   for (const TargetPlugin *plugin : registry.plugins())
     llvm::outs() << llvm::formatv("  {0,-22} {1}\n", plugin->getName(),
                                   plugin->getSummary());
@@ -50,10 +54,19 @@ static int info() {
     tool::error("info: expected one description name, .json file or 'host'");
     return 1;
   }
-  std::optional<hw::Description> chip = tool::resolveTarget(operands[0]);
-  if (!chip)
+  // Inspecting a description does not need its plugin to be built.
+  hw::LoadResult result =
+      TargetRegistry::get().resolve(operands[0], /*requirePlugin=*/false);
+  if (!result) {
+    llvm::errs() << result.formatErrors();
+    tool::error("info: no usable hardware description '" + operands[0] + "'");
     return 1;
-  llvm::outs() << hw::formatModel(*chip, hw::deriveModel(*chip));
+  }
+  const hw::Description &chip = *result.description;
+  llvm::outs() << hw::formatModel(chip, hw::deriveModel(chip));
+  if (!TargetRegistry::get().lookup(chip.plugin))
+    llvm::outs() << "note: plugin '" << chip.plugin
+                 << "' is not built into this Strata\n";
   return 0;
 }
 

@@ -58,8 +58,7 @@ std::string describe(const json &value) {
     return std::string("an ") + (value.is_array() ? "array" : "object");
   if (value.is_null())
     return "null";
-  std::string text =
-      value.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
   if (text.size() > 48)
     text = text.substr(0, 45) + "...";
   return value.is_boolean() ? "boolean " + text : text;
@@ -145,8 +144,8 @@ public:
       return &*it;
     if (required)
       error(childPath(path, key),
-            fmt::format("missing required field \"{}\": expected {}",
-                        key.str(), expected.str()));
+            fmt::format("missing required field \"{}\": expected {}", key.str(),
+                        expected.str()));
     return nullptr;
   }
 
@@ -156,8 +155,7 @@ public:
     if (!value)
       return std::nullopt;
     if (!value->is_string()) {
-      error(childPath(path, key),
-            "expected a string, got " + describe(*value));
+      error(childPath(path, key), "expected a string, got " + describe(*value));
       return std::nullopt;
     }
     return value->get_ref<const std::string &>();
@@ -233,8 +231,8 @@ public:
     if (value.is_number_float()) {
       double x = value.get<double>();
       // [-2^63, 2^63) converts exactly; anything else would be UB.
-      if (!std::isfinite(x) || x != std::floor(x) || x < -9.2233720368547758e18 ||
-          x >= 9.2233720368547758e18)
+      if (!std::isfinite(x) || x != std::floor(x) ||
+          x < -9.2233720368547758e18 || x >= 9.2233720368547758e18)
         return std::nullopt;
       return int64_t(x);
     }
@@ -260,15 +258,14 @@ public:
                     llvm::StringRef what) {
     if (value.is_object())
       return true;
-    error(path, fmt::format("expected {}, got {}", what.str(),
-                            describe(value)));
+    error(path,
+          fmt::format("expected {}, got {}", what.str(), describe(value)));
     return false;
   }
 
   /// A compute level named by another field.
-  std::optional<std::string> computeRef(const json &obj,
-                                        const std::string &path,
-                                        llvm::StringRef key) {
+  std::optional<std::string>
+  computeRef(const json &obj, const std::string &path, llvm::StringRef key) {
     std::optional<std::string> name = string(obj, path, key, true);
     if (!name)
       return std::nullopt;
@@ -283,9 +280,8 @@ public:
     return name;
   }
 
-  std::optional<std::string> elementType(const json &obj,
-                                         const std::string &path,
-                                         llvm::StringRef key) {
+  std::optional<std::string>
+  elementType(const json &obj, const std::string &path, llvm::StringRef key) {
     std::optional<std::string> type = string(obj, path, key, true);
     if (type && !checkElementType(*type, childPath(path, key)))
       return std::nullopt;
@@ -334,9 +330,8 @@ private:
 };
 
 const std::vector<std::string> kTopLevelKeys = {
-    "name",    "plugin", "arch",   "summary",     "source",
-    "clock_hz", "compute", "memory", "vector", "matrix",
-    "peaks_flops", "target_options"};
+    "name",    "plugin", "arch",   "summary", "source",      "clock_hz",
+    "compute", "memory", "vector", "matrix",  "peaks_flops", "target_options"};
 
 void Validator::validate(const json &doc, Description &desc) {
   if (!doc.is_object()) {
@@ -376,8 +371,8 @@ void Validator::validate(const json &doc, Description &desc) {
     desc.summary = *summary;
   if (const json *source = member(doc, root, "source", false, "")) {
     if (!source->is_array()) {
-      error("/source", "expected an array of strings, got " +
-                           describe(*source));
+      error("/source",
+            "expected an array of strings, got " + describe(*source));
     } else {
       for (size_t i = 0; i < source->size(); ++i)
         if (!(*source)[i].is_string())
@@ -406,14 +401,13 @@ void Validator::validate(const json &doc, Description &desc) {
 }
 
 void Validator::validateCompute(const json &doc, Description &desc) {
-  const json *compute = member(doc, "", "compute", true,
-                               "a non-empty array of {name, count}");
+  const json *compute =
+      member(doc, "", "compute", true, "a non-empty array of {name, count}");
   if (!compute)
     return;
   if (!compute->is_array() || compute->empty()) {
-    error("/compute",
-          "expected a non-empty array of {name, count}, got " +
-              describe(*compute));
+    error("/compute", "expected a non-empty array of {name, count}, got " +
+                          describe(*compute));
     return;
   }
   std::map<std::string, std::string> seen;
@@ -446,8 +440,8 @@ void Validator::validateCompute(const json &doc, Description &desc) {
 }
 
 void Validator::validateMemory(const json &doc, Description &desc) {
-  const json *memory = member(doc, "", "memory", true,
-                              "a non-empty array of memory levels");
+  const json *memory =
+      member(doc, "", "memory", true, "a non-empty array of memory levels");
   if (!memory)
     return;
   if (!memory->is_array() || memory->empty()) {
@@ -502,9 +496,9 @@ void Validator::validateMemory(const json &doc, Description &desc) {
       ok = false;
     if (auto owner = computeRef(entry, path, "owner")) {
       level.owner = *owner;
-      int depth = int(std::find(computeNames.begin(), computeNames.end(),
-                                *owner) -
-                      computeNames.begin());
+      int depth =
+          int(std::find(computeNames.begin(), computeNames.end(), *owner) -
+              computeNames.begin());
       if (depth < ownerDepth)
         error(childPath(path, "owner"),
               fmt::format("expected memory levels farthest first: owner "
@@ -518,13 +512,13 @@ void Validator::validateMemory(const json &doc, Description &desc) {
     } else {
       ok = false;
     }
-    if (auto bandwidth = number(entry, path, "bandwidth_bytes_per_s", true,
-                                Bound::Positive))
+    if (auto bandwidth =
+            number(entry, path, "bandwidth_bytes_per_s", true, Bound::Positive))
       level.bandwidthBytesPerS = *bandwidth;
     else
       ok = false;
-    if (auto latency = number(entry, path, "latency_cycles", true,
-                              Bound::NonNegative))
+    if (auto latency =
+            number(entry, path, "latency_cycles", true, Bound::NonNegative))
       level.latencyCycles = *latency;
     else
       ok = false;
@@ -560,7 +554,7 @@ Validator::validateEngine(const json &value, const std::string &path) {
   if (!expectObject(value, path, "an object describing a movement engine"))
     return std::nullopt;
   static const std::vector<std::string> known = {
-      "kind",      "setup_latency_cycles", "bytes_per_cycle",
+      "kind",       "setup_latency_cycles", "bytes_per_cycle",
       "flit_bytes", "hop_latency_cycles",   "count"};
   MovementEngine engine;
   bool ok = true;
@@ -578,13 +572,12 @@ Validator::validateEngine(const json &value, const std::string &path) {
     ok = false;
   }
   if (value.contains("setup_latency_cycles")) {
-    auto setup = number(value, path, "setup_latency_cycles", false,
-                        Bound::NonNegative);
+    auto setup =
+        number(value, path, "setup_latency_cycles", false, Bound::NonNegative);
     ok = ok && setup;
     engine.setupLatencyCycles = setup.value_or(0);
   }
-  if (auto rate =
-          number(value, path, "bytes_per_cycle", true, Bound::Positive))
+  if (auto rate = number(value, path, "bytes_per_cycle", true, Bound::Positive))
     engine.bytesPerCycle = *rate;
   else
     ok = false;
@@ -595,8 +588,8 @@ Validator::validateEngine(const json &value, const std::string &path) {
     engine.flitBytes = flit.value_or(0);
   }
   if (value.contains("hop_latency_cycles")) {
-    auto hop = number(value, path, "hop_latency_cycles", false,
-                      Bound::NonNegative);
+    auto hop =
+        number(value, path, "hop_latency_cycles", false, Bound::NonNegative);
     ok = ok && hop;
     engine.hopLatencyCycles = hop.value_or(0);
   }
@@ -685,8 +678,8 @@ void Validator::validateVector(const json &doc, Description &desc) {
         std::string typePath = childPath(typesPath, i);
         const json &type = (*types)[i];
         if (!type.is_string()) {
-          error(typePath, "expected an element type name, got " +
-                              describe(type));
+          error(typePath,
+                "expected an element type name, got " + describe(type));
           ok = false;
           continue;
         }
@@ -787,8 +780,8 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
     intrinsic.level = *level;
   else
     ok = false;
-  if (auto cycles = number(value, path, "cycles_per_instruction", true,
-                           Bound::Positive))
+  if (auto cycles =
+          number(value, path, "cycles_per_instruction", true, Bound::Positive))
     intrinsic.cyclesPerInstruction = *cycles;
   else
     ok = false;
@@ -810,9 +803,8 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
   if (fidelities) {
     std::string fidelitiesPath = childPath(path, "fidelities");
     if (!fidelities->is_array()) {
-      error(fidelitiesPath,
-            "expected an array of fidelity names, got " +
-                describe(*fidelities));
+      error(fidelitiesPath, "expected an array of fidelity names, got " +
+                                describe(*fidelities));
       ok = false;
     } else {
       std::map<std::string, std::string> seen;
@@ -847,8 +839,11 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
                       it.key()) == intrinsic.fidelities.end()) {
           error(childPath(passesPath, it.key()),
                 fmt::format("unknown fidelity \"{}\": expected one of the "
-                            "intrinsic's fidelities ({})",
-                            it.key(), joinQuoted(intrinsic.fidelities)));
+                            "names listed in \"fidelities\" ({})",
+                            it.key(),
+                            intrinsic.fidelities.empty()
+                                ? std::string("none")
+                                : joinQuoted(intrinsic.fidelities)));
           ok = false;
           continue;
         }
@@ -875,8 +870,7 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
 }
 
 /// A 2-element array of positive integers, e.g. "tile": [32, 32].
-std::optional<std::pair<int64_t, int64_t>> shape2(Validator &v,
-                                                  const json &obj,
+std::optional<std::pair<int64_t, int64_t>> shape2(Validator &v, const json &obj,
                                                   const std::string &path,
                                                   llvm::StringRef key) {
   const json *value = v.member(obj, path, key, false, "");
@@ -897,9 +891,7 @@ std::optional<std::pair<int64_t, int64_t>> shape2(Validator &v,
   return std::make_pair(*rows, *cols);
 }
 
-bool dividesEitherWay(int64_t a, int64_t b) {
-  return a % b == 0 || b % a == 0;
-}
+bool dividesEitherWay(int64_t a, int64_t b) { return a % b == 0 || b % a == 0; }
 
 void Validator::validateLayout(const json &layout, const std::string &path,
                                const MatrixIntrinsic &intrinsic,
@@ -920,8 +912,8 @@ void Validator::validateLayout(const json &layout, const std::string &path,
   int64_t rows = tile->first, cols = tile->second;
   bool mOk = dividesEitherWay(intrinsic.m, rows);
   bool nOk = dividesEitherWay(intrinsic.n, cols);
-  bool kOk =
-      dividesEitherWay(intrinsic.k, cols) && dividesEitherWay(intrinsic.k, rows);
+  bool kOk = dividesEitherWay(intrinsic.k, cols) &&
+             dividesEitherWay(intrinsic.k, rows);
   if (!(mOk && nOk && kOk))
     error(path,
           fmt::format("intrinsic shape does not divide its tile constraints: "
@@ -1094,23 +1086,22 @@ LoadResult parseDescription(llvm::StringRef text, llvm::StringRef sourceName,
     doc = json::parse(text.begin(), text.end(), std::ref(tracker));
   } catch (const json::parse_error &e) {
     // e.byte is the 1-based index of the character that stopped the parser.
-    size_t offset = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1,
-                                     text.size());
+    size_t offset = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
     llvm::StringRef before = text.take_front(offset);
     size_t lastNewline = before.rfind('\n');
     Diagnostic diag;
     diag.line = int(std::min<size_t>(before.count('\n') + 1, INT32_MAX));
-    diag.column = int(std::min<size_t>(
-        lastNewline == llvm::StringRef::npos ? offset + 1
-                                             : offset - lastNewline,
-        INT32_MAX));
+    diag.column = int(std::min<size_t>(lastNewline == llvm::StringRef::npos
+                                           ? offset + 1
+                                           : offset - lastNewline,
+                                       INT32_MAX));
     diag.message = "malformed JSON: " + parseErrorMessage(e.what());
     result.errors.push_back(std::move(diag));
     return result;
   } catch (const std::exception &e) {
     result.errors.push_back(
-        {"", fmt::format("malformed JSON: {}: expected a JSON document",
-                         e.what()),
+        {"",
+         fmt::format("malformed JSON: {}: expected a JSON document", e.what()),
          0, 0});
     return result;
   }

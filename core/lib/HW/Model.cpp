@@ -13,8 +13,8 @@ namespace strata::hw {
 
 const std::vector<std::string> &knownElementTypes() {
   static const std::vector<std::string> types = {
-      "f64", "f32", "tf32", "bf16", "f16", "fp8e4m3", "fp8e5m2",
-      "i32", "i16", "i8"};
+      "f64",     "f32",     "tf32", "bf16", "f16",
+      "fp8e4m3", "fp8e5m2", "i32",  "i16",  "i8"};
   return types;
 }
 
@@ -74,9 +74,10 @@ fidelityPasses(const MatrixIntrinsic &intrinsic) {
   std::vector<std::pair<std::string, double>> passes;
   for (const std::string &fidelity : intrinsic.fidelities) {
     auto it = intrinsic.fidelityPasses.find(fidelity);
-    passes.push_back({fidelity, it == intrinsic.fidelityPasses.end()
-                                    ? 1.0
-                                    : double(std::max<int64_t>(it->second, 1))});
+    passes.push_back(
+        {fidelity, it == intrinsic.fidelityPasses.end()
+                       ? 1.0
+                       : double(std::max<int64_t>(it->second, 1))});
   }
   if (passes.empty())
     passes.push_back({"", 1.0});
@@ -113,10 +114,9 @@ DerivedModel deriveModel(const Description &desc) {
     im.issuingUnits = desc.totalUnits(intrinsic.level);
     double perUnitBest = 0;
     for (const auto &[fidelity, passes] : fidelityPasses(intrinsic)) {
-      double perUnit =
-          ratio(im.flopsPerInstruction,
-                intrinsic.cyclesPerInstruction * passes) *
-          desc.clockHz;
+      double perUnit = ratio(im.flopsPerInstruction,
+                             intrinsic.cyclesPerInstruction * passes) *
+                       desc.clockHz;
       double chip = perUnit * double(im.issuingUnits);
       im.flopsByFidelity.push_back({fidelity, chip});
       im.flops = std::max(im.flops, chip);
@@ -126,9 +126,12 @@ DerivedModel deriveModel(const Description &desc) {
         {intrinsic.aType, intrinsic.name, intrinsic.level, perUnitBest});
     model.matrix.push_back(std::move(im));
   }
+  // Integer intrinsics count operations, not FLOP: the balance that matters
+  // for floating-point work is that of the fastest floating-point type.
   double bestMatrixFlops = 0;
   for (const IntrinsicModel &im : model.matrix)
-    if (im.flops > bestMatrixFlops) {
+    if (im.flops > bestMatrixFlops &&
+        !llvm::StringRef(im.elementType).starts_with("i")) {
       bestMatrixFlops = im.flops;
       model.bestMatrixType = im.elementType;
     }
@@ -150,9 +153,9 @@ DerivedModel deriveModel(const Description &desc) {
         peak.sourceLevel = source.level;
       }
       for (int level = 0; level <= issue; ++level)
-        perLevel[size_t(level)] =
-            std::max(perLevel[size_t(level)],
-                     ratio(chip, units(desc, desc.compute[size_t(level)].name)));
+        perLevel[size_t(level)] = std::max(
+            perLevel[size_t(level)],
+            ratio(chip, units(desc, desc.compute[size_t(level)].name)));
     }
     for (size_t level = 0; level < perLevel.size(); ++level)
       if (perLevel[level] > 0)
@@ -190,7 +193,7 @@ std::string formatQuantity(double value, llvm::StringRef unit, bool binary) {
   if (!std::isfinite(value))
     return fmt::format("{} {}", value, unit.str());
   static const char *decimal[] = {"", "k", "M", "G", "T", "P", "E"};
-  static const char *binaryPrefixes[] = {"", "Ki", "Mi", "Gi",
+  static const char *binaryPrefixes[] = {"",   "Ki", "Mi", "Gi",
                                          "Ti", "Pi", "Ei"};
   double base = binary ? 1024.0 : 1000.0;
   double scaled = value;
@@ -216,6 +219,13 @@ std::string hierarchy(const Description &desc) {
   return out;
 }
 
+/// FLOP per byte with about three significant digits.
+std::string balance(double value) {
+  if (value >= 100)
+    return fmt::format("{:.0f}", value);
+  return fmt::format(value >= 10 ? "{:.1f}" : "{:.2f}", value);
+}
+
 std::string types(const std::vector<std::string> &names) {
   std::string out;
   for (const std::string &name : names)
@@ -229,10 +239,10 @@ std::string formatSummary(const Description &desc) {
   std::string memory;
   for (const MemoryLevel &level : desc.memory)
     memory += (memory.empty() ? "" : ", ") + level.name;
-  std::string out = fmt::format(
-      "{}: plugin {}, arch {}, {}; compute {}; memory {}", desc.name,
-      desc.plugin, desc.arch, formatQuantity(desc.clockHz, "Hz"),
-      hierarchy(desc), memory);
+  std::string out =
+      fmt::format("{}: plugin {}, arch {}, {}; compute {}; memory {}",
+                  desc.name, desc.plugin, desc.arch,
+                  formatQuantity(desc.clockHz, "Hz"), hierarchy(desc), memory);
   if (desc.vector)
     out += fmt::format("; vector {}-bit", desc.vector->widthBits);
   out += fmt::format("; {} matrix intrinsic{}", desc.matrix.size(),
@@ -256,6 +266,7 @@ std::string formatModel(const Description &desc, const DerivedModel &model) {
                        v.registers, types(v.elementTypes));
   }
 
+  std::string outermost = desc.compute.empty() ? "" : desc.compute[0].name;
   out += "peaks    type     chip              source\n";
   for (const TypePeak &peak : model.peaks) {
     std::string source =
@@ -269,39 +280,38 @@ std::string formatModel(const Description &desc, const DerivedModel &model) {
     out += "\n";
     std::string perLevel;
     for (const LevelValue &level : peak.perLevel)
-      if (level.level != desc.compute.front().name)
-        perLevel += fmt::format("{}per {} {}", perLevel.empty() ? "" : ", ",
-                                level.level,
-                                formatQuantity(level.value, "FLOP/s"));
+      if (level.level != outermost)
+        perLevel +=
+            fmt::format("{}per {} {}", perLevel.empty() ? "" : ", ",
+                        level.level, formatQuantity(level.value, "FLOP/s"));
     if (!perLevel.empty())
       out += fmt::format("{:<26}{}\n", "", perLevel);
   }
 
   std::string matrixType =
       model.bestMatrixType.empty() ? "" : model.bestMatrixType;
-  out += fmt::format("memory   {:<10} {:<10} {:<22} {:<26} {:>8}  {:>9}{}\n",
-                     "name", "kind", "capacity", "bandwidth", "latency",
-                     "f32 F/B", matrixType.empty()
-                                    ? std::string()
-                                    : fmt::format("  {:>9}",
-                                                  matrixType + " F/B"));
+  out += fmt::format(
+      "memory   {:<10} {:<10} {:<22} {:<26} {:>8}  {:>9}{}\n", "name", "kind",
+      "capacity", "bandwidth", "latency", "f32 F/B",
+      matrixType.empty() ? std::string()
+                         : fmt::format("  {:>9}", matrixType + " F/B"));
   for (size_t i = 0; i < model.memory.size() && i < desc.memory.size(); ++i) {
     const MemoryModel &mm = model.memory[i];
     const MemoryLevel &level = desc.memory[i];
     std::string capacity = fmt::format(
         "{} /{}", formatQuantity(mm.capacityPerInstance, "B", true), mm.owner);
-    std::string bandwidth =
-        fmt::format("{} /{}", formatQuantity(mm.bandwidthPerInstance, "B/s"),
-                    mm.owner);
+    std::string bandwidth = fmt::format(
+        "{} /{}", formatQuantity(mm.bandwidthPerInstance, "B/s"), mm.owner);
     if (mm.instances > 1) {
       capacity += fmt::format(" x{}", mm.instances);
-      bandwidth += fmt::format(" ({})", formatQuantity(mm.bandwidthTotal, "B/s"));
+      bandwidth +=
+          fmt::format(" ({})", formatQuantity(mm.bandwidthTotal, "B/s"));
     }
-    out += fmt::format("         {:<10} {:<10} {:<22} {:<26} {:>8.4g}  {:>9.3g}",
+    out += fmt::format("         {:<10} {:<10} {:<22} {:<26} {:>8.4g}  {:>9}",
                        mm.name, mm.kind, capacity, bandwidth,
-                       level.latencyCycles, mm.balanceF32);
+                       level.latencyCycles, balance(mm.balanceF32));
     if (!matrixType.empty())
-      out += fmt::format("  {:>9.3g}", mm.balanceMatrix);
+      out += fmt::format("  {:>9}", balance(mm.balanceMatrix));
     out += "\n";
     if (level.engine) {
       const MovementEngine &e = *level.engine;
@@ -331,7 +341,7 @@ std::string formatModel(const Description &desc, const DerivedModel &model) {
       for (const auto &[fidelity, flops] : im.flopsByFidelity)
         fidelities += fmt::format("{}{} {}", fidelities.empty() ? "" : ", ",
                                   fidelity, formatQuantity(flops, "FLOP/s"));
-      out += " (" + fidelities + ")";
+      out += fmt::format("\n{:<13}{}", "", fidelities);
     }
     out += "\n";
   }

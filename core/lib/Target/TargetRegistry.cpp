@@ -12,9 +12,11 @@ using namespace strata;
 
 TargetPlugin::~TargetPlugin() = default;
 
+// Never destroyed: plugins loaded from shared libraries may be unmapped
+// before static destructors run, and their objects must not be called then.
 TargetRegistry &TargetRegistry::get() {
-  static TargetRegistry registry;
-  return registry;
+  static TargetRegistry *registry = new TargetRegistry;
+  return *registry;
 }
 
 llvm::Error TargetRegistry::add(std::unique_ptr<TargetPlugin> plugin) {
@@ -89,18 +91,27 @@ void TargetRegistry::finishValidation(hw::LoadResult &result) const {
   result.description.reset();
 }
 
+hw::LoadOptions TargetRegistry::loadOptions(bool requirePlugin) const {
+  hw::LoadOptions options;
+  if (requirePlugin)
+    options.knownPlugins = pluginNames();
+  return options;
+}
+
 hw::LoadResult TargetRegistry::validate(const nlohmann::json &doc,
-                                        llvm::StringRef sourceName) const {
+                                        llvm::StringRef sourceName,
+                                        bool requirePlugin) const {
   hw::LoadResult result =
-      hw::loadDescriptionJson(doc, sourceName, {pluginNames()});
+      hw::loadDescriptionJson(doc, sourceName, loadOptions(requirePlugin));
   finishValidation(result);
   return result;
 }
 
 hw::LoadResult TargetRegistry::validateText(llvm::StringRef text,
-                                            llvm::StringRef sourceName) const {
+                                            llvm::StringRef sourceName,
+                                            bool requirePlugin) const {
   hw::LoadResult result =
-      hw::parseDescription(text, sourceName, {pluginNames()});
+      hw::parseDescription(text, sourceName, loadOptions(requirePlugin));
   finishValidation(result);
   return result;
 }
@@ -113,25 +124,26 @@ static hw::LoadResult failure(llvm::StringRef source, std::string message) {
   return result;
 }
 
-hw::LoadResult TargetRegistry::resolve(llvm::StringRef target) const {
+hw::LoadResult TargetRegistry::resolve(llvm::StringRef target,
+                                       bool requirePlugin) const {
   if (target.empty())
     return failure("--target", "no target given; expected a description "
                                "name, a .json file or 'host'");
   if (target == "host") {
     for (const auto &plugin : pluginList)
       if (std::optional<std::string> text = plugin->describeHost())
-        return validateText(*text, "<host>");
+        return validateText(*text, "<host>", requirePlugin);
     return failure("--target=host",
                    "no registered plugin can describe this host");
   }
   if (target.ends_with(".json") || target.contains('/')) {
     hw::LoadResult result =
-        hw::loadDescriptionFile(target, {pluginNames()});
+        hw::loadDescriptionFile(target, loadOptions(requirePlugin));
     finishValidation(result);
     return result;
   }
   if (std::optional<std::string> text = hw::shippedDescriptionText(target))
-    return validateText(*text, ("<" + target + ">").str());
+    return validateText(*text, ("<" + target + ">").str(), requirePlugin);
   std::string known = "host";
   for (const std::string &name : hw::shippedDescriptionNames())
     known += ", " + name;

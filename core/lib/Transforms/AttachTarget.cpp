@@ -21,7 +21,10 @@ struct AttachTarget : strata::impl::StrataAttachTargetBase<AttachTarget> {
   using StrataAttachTargetBase::StrataAttachTargetBase;
 
   void runOnOperation() override {
-    hw::LoadResult result = TargetRegistry::get().resolve(target);
+    // Injecting a chip into IR (e.g. to test a GPU stage on a CPU machine)
+    // does not need its plugin; compiling for it does.
+    hw::LoadResult result =
+        TargetRegistry::get().resolve(target, /*requirePlugin=*/false);
     if (!result) {
       getOperation().emitError() << "cannot attach target '" << target
                                  << "':\n"

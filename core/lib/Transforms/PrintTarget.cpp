@@ -24,7 +24,8 @@ struct PrintTarget : strata::impl::StrataPrintTargetBase<PrintTarget> {
       return signalPassFailure();
     }
     hw::LoadResult result = TargetRegistry::get().validate(
-        attributeToJson(hw.getDescription()), "<strata.hw>");
+        attributeToJson(hw.getDescription()), "<strata.hw>",
+        /*requirePlugin=*/false);
     if (!result) {
       getOperation().emitError() << "invalid 'strata.hw' description:\n"
                                  << result.formatErrors();

@@ -31,8 +31,8 @@ struct LevelValue {
 /// Peak rate of one element type: the best unit that computes it.
 struct TypePeak {
   std::string elementType;
-  double flops = 0;   // whole chip, FLOP/s (integer types: op/s)
-  std::string source; // "vector" or the name of the matrix intrinsic
+  double flops = 0;        // whole chip, FLOP/s (integer types: op/s)
+  std::string source;      // "vector" or the name of the matrix intrinsic
   std::string sourceLevel; // compute level that issues the source's work
   /// FLOP/s of one instance of each compute level, outermost first, for the
   /// levels at or above the issuing level of some unit computing this type
@@ -46,9 +46,9 @@ struct MemoryModel {
   std::string name;
   std::string kind;
   std::string owner;
-  int64_t instances = 0;         // instances of `owner` in the chip
-  double capacityPerInstance = 0; // bytes, per instance of `owner`
-  double capacityTotal = 0;       // bytes, whole chip
+  int64_t instances = 0;           // instances of `owner` in the chip
+  double capacityPerInstance = 0;  // bytes, per instance of `owner`
+  double capacityTotal = 0;        // bytes, whole chip
   double bandwidthPerInstance = 0; // bytes/s, per instance of `owner`
   double bandwidthTotal = 0;       // bytes/s, whole chip
   /// Capacity per instance of each compute level (capacityTotal divided by
@@ -61,9 +61,9 @@ struct MemoryModel {
 /// One matrix intrinsic as the model sees it.
 struct IntrinsicModel {
   std::string name;
-  std::string elementType;  // operand A's type, the key of its peak
+  std::string elementType;        // operand A's type, the key of its peak
   double flopsPerInstruction = 0; // 2*m*n*k
-  int64_t issuingUnits = 0; // instances of its level in the chip
+  int64_t issuingUnits = 0;       // instances of its level in the chip
   /// Chip FLOP/s at each fidelity, in the order the description lists them;
   /// one entry with an empty name when it has no fidelities.
   std::vector<std::pair<std::string, double>> flopsByFidelity;
@@ -71,10 +71,11 @@ struct IntrinsicModel {
 };
 
 struct DerivedModel {
-  std::vector<TypePeak> peaks;          // in knownElementTypes() order
-  std::vector<MemoryModel> memory;      // the description's order
-  std::vector<IntrinsicModel> matrix;   // preference order
-  std::string bestMatrixType;           // highest matrix peak; "" if none
+  std::vector<TypePeak> peaks;        // in knownElementTypes() order
+  std::vector<MemoryModel> memory;    // the description's order
+  std::vector<IntrinsicModel> matrix; // preference order
+  /// The floating-point type with the highest matrix peak; "" if none.
+  std::string bestMatrixType;
 
   const TypePeak *findPeak(llvm::StringRef elementType) const;
   /// Chip FLOP/s for `elementType`, 0 if no unit computes it.

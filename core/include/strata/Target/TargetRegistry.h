@@ -39,16 +39,22 @@ public:
   void registerDialects(mlir::DialectRegistry &registry) const;
 
   /// Resolves a --target value to a validated description (including the
-  /// plugin's own checks). Errors name the value and list the choices.
-  hw::LoadResult resolve(llvm::StringRef target) const;
+  /// plugin's own checks). Errors name the value and list the choices. With
+  /// `requirePlugin` false, a description whose plugin is not registered is
+  /// still loaded (to inspect it); compiling always requires the plugin.
+  hw::LoadResult resolve(llvm::StringRef target,
+                         bool requirePlugin = true) const;
   /// Validates a JSON document as a description for this registry's plugins.
   hw::LoadResult validate(const nlohmann::json &doc,
-                          llvm::StringRef sourceName) const;
+                          llvm::StringRef sourceName,
+                          bool requirePlugin = true) const;
   hw::LoadResult validateText(llvm::StringRef text,
-                              llvm::StringRef sourceName) const;
+                              llvm::StringRef sourceName,
+                              bool requirePlugin = true) const;
 
 private:
   TargetRegistry() = default;
+  hw::LoadOptions loadOptions(bool requirePlugin) const;
   void finishValidation(hw::LoadResult &result) const;
   std::vector<std::unique_ptr<TargetPlugin>> pluginList;
 };

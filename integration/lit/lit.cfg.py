@@ -1,0 +1,20 @@
+# lit configuration of Strata's FileCheck and execution tests.
+import os
+import lit.formats
+
+config.name = "Strata"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test", ".json"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.strata_obj_root, "integration", "lit")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.strata_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+# Keep logs and colours out of FileCheck's way; keep the OpenBLAS settings of
+# the machine as they are (tests never run anchors).
+config.environment["TERM"] = "dumb"
+
+config.substitutions.append(("%examples", os.path.join(config.strata_src_root, "examples", "models")))
+config.substitutions.append(("%descriptions", os.path.join(config.strata_src_root, "targets")))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
