@@ -1,0 +1,58 @@
+/* A plain C program that dlopens a Strata library and calls matmul through
+ * the C interface (docs/abi.md), checking it against a naive loop. */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { M = 256, K = 512, N = 384 };
+
+typedef struct {
+  float *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+} Desc2D;
+
+static Desc2D describe(float *data, int64_t rows, int64_t cols) {
+  Desc2D d = {data, data, 0, {rows, cols}, {cols, 1}};
+  return d;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2)
+    return 2;
+  void *lib = dlopen(argv[1], RTLD_NOW);
+  if (!lib) {
+    fprintf(stderr, "dlopen: %s\n", dlerror());
+    return 1;
+  }
+  void (*matmul)(Desc2D *, Desc2D *, Desc2D *) =
+      (void (*)(Desc2D *, Desc2D *, Desc2D *))dlsym(lib, "_mlir_ciface_matmul");
+  if (!matmul) {
+    fprintf(stderr, "no _mlir_ciface_matmul\n");
+    return 1;
+  }
+  float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
+  float *c = malloc(sizeof(float) * M * N);
+  for (int i = 0; i < M * K; ++i)
+    a[i] = (float)((i * 7) % 13) / 13.0f - 0.5f;
+  for (int i = 0; i < K * N; ++i)
+    b[i] = (float)((i * 5) % 11) / 11.0f - 0.5f;
+  for (int i = 0; i < M * N; ++i)
+    c[i] = NAN;
+  Desc2D da = describe(a, M, K), db = describe(b, K, N), dc = describe(c, M, N);
+  matmul(&da, &db, &dc);
+  double maxError = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double want = 0;
+      for (int k = 0; k < K; ++k)
+        want += (double)a[i * K + k] * b[k * N + j];
+      double error = fabs(c[i * N + j] - want);
+      if (!(error <= maxError)) /* also catches NaN */
+        maxError = isnan(error) ? INFINITY : error;
+    }
+  printf("max abs error %g\n", maxError);
+  printf(maxError < 1e-3 ? "C caller: PASS\n" : "C caller: FAIL\n");
+  return maxError < 1e-3 ? 0 : 1;
+}
