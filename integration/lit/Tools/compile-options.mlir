@@ -1,11 +1,16 @@
-// RUN: strata-compile %s --emit=obj -o %t.o -mlir-timing 2>&1 >/dev/null | FileCheck %s --check-prefix=TIMING
-// RUN: strata-compile %s --emit=obj -o %t.o --log-level=debug 2>&1 | FileCheck %s --check-prefix=DEBUG
+// RUN: strata-compile %s --emit=obj -o %t.o -mlir-timing > %t.stdout 2> %t.stderr
+// RUN: FileCheck %s --check-prefix=TIMING < %t.stderr
+// RUN: count 0 < %t.stdout
+// RUN: strata-compile %s --emit=obj -o %t.o --log-level=info 2>&1 | FileCheck %s --check-prefix=INFO -DOUT=%t.o
+// RUN: strata-compile %s --emit=obj -o %t.o --log-level=debug 2>&1 | FileCheck %s --check-prefix=INFO -DOUT=%t.o
+// RUN: strata-compile %s --emit=obj -o %t.o 2>&1 | count 0
 // RUN: strata-compile %s --emit=obj -o %t.o --log-level=off 2>&1 | count 0
 // RUN: rm -f %t.so
 // RUN: not strata-compile %s --log-level=bogus -o %t.so 2>&1 | FileCheck %s --check-prefix=LEVEL
 // RUN: test ! -e %t.so
 
-// Both pass pipelines (the core stages, then the target's) are timed.
+// Both pass pipelines (the core stages, then the target's) are timed, on
+// stderr.
 // TIMING: Execution time report
 // TIMING: StrataCheckInput
 // TIMING: OneShotBufferizePass
@@ -14,8 +19,11 @@
 // TIMING: ConvertFuncToLLVMPass
 // TIMING: Total
 
-// DEBUG: [debug] running core stages
-// DEBUG: [debug] running the 'cpu' target
+// The log follows the stages; by default the tool is silent.
+// INFO: target host (plugin cpu,
+// INFO: running core stages
+// INFO: running the 'cpu' target
+// INFO: wrote [[OUT]] (obj)
 
 // LEVEL: strata-compile: error: --log-level: unknown level 'bogus'; expected trace, debug, info, warn, error or off
 
