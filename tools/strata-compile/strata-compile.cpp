@@ -16,6 +16,8 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <spdlog/spdlog.h>
+
 using namespace strata;
 namespace cl = llvm::cl;
 
@@ -59,7 +61,14 @@ int main(int argc, char **argv) {
   if (!chip)
     return 1;
   const TargetPlugin &plugin = tool::pluginFor(*chip);
+  spdlog::info("target {} (plugin {}, arch {})", chip->name, chip->plugin,
+               chip->arch);
   std::string output = outputFile.empty() ? defaultOutput(*kind) : outputFile;
+  if (output == "-" && *kind == EmitKind::Library) {
+    tool::error("-o -: a library cannot be written to stdout; expected a "
+                "file name");
+    return 1;
+  }
 
   mlir::DialectRegistry registry;
   registerStrataDialects(registry);
@@ -67,10 +76,14 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
 
+  std::string openError;
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseInputFile(inputFile, ctx, sourceMgr);
-  if (!module)
+      parseInputFile(inputFile, ctx, sourceMgr, openError);
+  if (!module) {
+    if (!openError.empty())
+      tool::error(openError);
     return 1;
+  }
   if (mlir::failed(runCoreStages(*module, *chip,
                                  tool::applyPassManagerOptions)))
     return 1;
@@ -87,5 +100,8 @@ int main(int argc, char **argv) {
     return 1;
   if (*kind == EmitKind::Lowered)
     return write(writeModule(*module, output));
-  return write(plugin.writeArtifact(*module, *chip, *kind, output));
+  int status = write(plugin.writeArtifact(*module, *chip, *kind, output));
+  if (status == 0)
+    spdlog::info("wrote {} ({})", output, emitKindName(*kind).str());
+  return status;
 }

@@ -86,8 +86,10 @@ static int validate() {
       status = 1;
       continue;
     }
-    llvm::outs() << path << ": valid\n"
-                 << hw::formatSummary(*result.description);
+    std::string summary = hw::formatSummary(*result.description);
+    if (!summary.empty() && summary.back() != '\n')
+      summary += '\n';
+    llvm::outs() << path << ": valid\n" << summary;
   }
   return status;
 }

@@ -140,6 +140,10 @@ int main(int argc, char **argv) {
   if (!tool::initialize(argc, argv, "Strata runner: compile, run, check, "
                                     "time\n"))
     return 1;
+  if (bench && reps == 0) {
+    tool::error("--reps: expected at least 1 timed run with --bench");
+    return 1;
+  }
   std::optional<hw::Description> chip = tool::resolveTarget(target);
   if (!chip)
     return 1;
@@ -150,10 +154,14 @@ int main(int argc, char **argv) {
   mlir::MLIRContext ctx(registry);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
+  std::string openError;
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseInputFile(inputFile, ctx, sourceMgr);
-  if (!module)
+      parseInputFile(inputFile, ctx, sourceMgr, openError);
+  if (!module) {
+    if (!openError.empty())
+      tool::error(openError);
     return 1;
+  }
 
   // The functions to run and their destination-passing signatures.
   std::vector<runtime::Signature> signatures;

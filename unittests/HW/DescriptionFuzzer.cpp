@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (result) {
     const strata::hw::Description &desc = *result.description;
     strata::hw::DerivedModel model = strata::hw::deriveModel(desc);
-    std::string text =
+    std::string printed =
         strata::hw::formatModel(desc, model) + strata::hw::formatSummary(desc);
     for (const strata::hw::ComputeLevel &level : desc.compute)
       (void)desc.totalUnits(level.name);

@@ -326,6 +326,7 @@ TEST(HWLoader, DuplicateNames) {
   doc["compute"][2]["name"] = "core";
   doc["memory"][1]["name"] = "dram";
   doc["matrix"].push_back(doc["matrix"][0]);
+  doc["vector"]["level"] = "cor";
   LoadResult result = load(doc);
   EXPECT_FALSE(result);
   EXPECT_EQ(errorAt(result, "/compute/2/name")->message,
@@ -335,6 +336,10 @@ TEST(HWLoader, DuplicateNames) {
                        "duplicate memory level name \"dram\""));
   EXPECT_TRUE(contains(errorAt(result, "/matrix/1/name")->message,
                        "duplicate matrix intrinsic name \"mm\""));
+  // A duplicate is listed once among the known levels.
+  EXPECT_EQ(errorAt(result, "/vector/level")->message,
+            "unknown compute level \"cor\" (did you mean \"core\"?): "
+            "expected one of chip, core");
 }
 
 TEST(HWLoader, MemoryNamesDistinctFromComputeNames) {

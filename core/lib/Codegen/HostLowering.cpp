@@ -75,24 +75,34 @@ static void initializeNativeTarget() {
 /// Writes `module` as an object file to `path`.
 static llvm::Error emitObject(llvm::Module &module, llvm::TargetMachine &tm,
                               llvm::StringRef path) {
+  // Emitted into memory first: the object writer seeks, which a pipe
+  // (-o -) cannot.
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream objectStream(object);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, objectStream, nullptr,
+                             llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the host code generator cannot emit "
+                                   "object files");
+  pm.run(module);
   std::error_code ec;
   llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
   if (ec)
     return llvm::createStringError(
         llvm::formatv("cannot write '{0}': {1}", path, ec.message()));
-  llvm::legacy::PassManager pm;
-  if (tm.addPassesToEmitFile(pm, out.os(), nullptr,
-                             llvm::CodeGenFileType::ObjectFile))
-    return llvm::createStringError("the host code generator cannot emit "
-                                   "object files");
-  pm.run(module);
+  out.os().write(object.data(), object.size());
+  out.os().flush();
+  if (out.os().has_error())
+    return llvm::createStringError(llvm::formatv(
+        "cannot write '{0}': {1}", path, out.os().error().message()));
   out.keep();
   return llvm::Error::success();
 }
 
 /// Links `object` into the shared library `path` with the host toolchain.
 static llvm::Error linkSharedLibrary(llvm::StringRef object,
-                                     llvm::StringRef path) {
+                                     llvm::StringRef path,
+                                     llvm::StringRef finalPath) {
   auto linker = llvm::sys::findProgramByName(STRATA_HOST_LINKER);
   if (!linker)
     linker = llvm::sys::findProgramByName("clang");
@@ -106,7 +116,8 @@ static llvm::Error linkSharedLibrary(llvm::StringRef object,
                                      &message);
   if (rc != 0)
     return llvm::createStringError(llvm::formatv(
-        "linking '{0}' failed (exit {1}) {2}", path, rc, message));
+        "linking '{0}' failed (exit {1}){2}{3}", finalPath, rc,
+        message.empty() ? "" : ": ", message));
   return llvm::Error::success();
 }
 
@@ -179,7 +190,7 @@ llvm::Error strata::writeHostArtifact(ModuleOp module, EmitKind kind,
     return err;
   std::string partial = (path + ".partial").str();
   llvm::FileRemover removePartial(partial);
-  if (llvm::Error err = linkSharedLibrary(object, partial))
+  if (llvm::Error err = linkSharedLibrary(object, partial, path))
     return err;
   if (std::error_code ec = llvm::sys::fs::rename(partial, path))
     return llvm::createStringError(

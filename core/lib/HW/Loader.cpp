@@ -297,8 +297,9 @@ public:
     return false;
   }
 
-  /// Report `name` at `path` if an earlier entry of `seen` has it.
-  void checkUnique(std::map<std::string, std::string> &seen,
+  /// Report `name` at `path` if an earlier entry of `seen` has it; true if
+  /// the name is new.
+  bool checkUnique(std::map<std::string, std::string> &seen,
                    const std::string &name, const std::string &path,
                    llvm::StringRef what) {
     auto [it, inserted] = seen.emplace(name, path);
@@ -306,6 +307,7 @@ public:
       error(path, fmt::format("duplicate {} name \"{}\": expected unique "
                               "names (first used at {})",
                               what.str(), name, it->second));
+    return inserted;
   }
 
   void validate(const json &doc, Description &desc);
@@ -325,7 +327,7 @@ private:
   void crossCheckPeaks(const Description &desc);
 
   const LoadOptions &options;
-  std::vector<std::string> computeNames; // every named level, even if bad
+  std::vector<std::string> computeNames; // distinct level names, even if bad
   std::map<std::string, std::string> intrinsicNames;
 };
 
@@ -389,9 +391,9 @@ void Validator::validate(const json &doc, Description &desc) {
   validateMatrix(doc, desc);
   validatePeaks(doc, desc);
 
-  if (const json *options = member(doc, root, "target_options", false, "")) {
-    if (expectObject(*options, "/target_options", "an object"))
-      desc.targetOptions = *options;
+  if (const json *extra = member(doc, root, "target_options", false, "")) {
+    if (expectObject(*extra, "/target_options", "an object"))
+      desc.targetOptions = *extra;
   }
 
   checkKeys(doc, root, kTopLevelKeys);
@@ -420,10 +422,9 @@ void Validator::validateCompute(const json &doc, Description &desc) {
     checkKeys(entry, path, {"name", "count"});
     std::optional<std::string> name = identifier(entry, path, "name", true);
     std::optional<int64_t> count = integer(entry, path, "count", true, 1);
-    if (name) {
-      checkUnique(seen, *name, childPath(path, "name"), "compute level");
+    if (name &&
+        checkUnique(seen, *name, childPath(path, "name"), "compute level"))
       computeNames.push_back(*name);
-    }
     if (count && units <= kMaxUnits) {
       if (__builtin_mul_overflow(units, *count, &units) || units > kMaxUnits) {
         units = kMaxUnits + 1;

@@ -17,6 +17,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+
 using namespace mlir;
 
 void strata::registerStrataDialects(DialectRegistry &registry) {
@@ -28,14 +30,11 @@ void strata::registerStrataDialects(DialectRegistry &registry) {
 
 OwningOpRef<ModuleOp> strata::parseInputFile(llvm::StringRef path,
                                              MLIRContext &ctx,
-                                             llvm::SourceMgr &sourceMgr) {
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
-  if (!file) {
-    emitError(UnknownLoc::get(&ctx))
-        << "cannot open input file '" << path << "': " << error;
+                                             llvm::SourceMgr &sourceMgr,
+                                             std::string &openError) {
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &openError);
+  if (!file)
     return nullptr;
-  }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   return parseSourceFile<ModuleOp>(sourceMgr, &ctx);
 }
@@ -46,8 +45,15 @@ static LogicalResult runPasses(PassManager &pm, ModuleOp module,
                                llvm::StringRef stage) {
   if (hook && failed(hook(pm)))
     return failure();
-  spdlog::debug("running {}", stage.str());
-  return pm.run(module);
+  spdlog::info("running {}", stage.str());
+  auto start = std::chrono::steady_clock::now();
+  LogicalResult result = pm.run(module);
+  spdlog::info("{} {} in {:.1f} ms", stage.str(),
+               succeeded(result) ? "finished" : "failed",
+               std::chrono::duration<double, std::milli>(
+                   std::chrono::steady_clock::now() - start)
+                   .count());
+  return result;
 }
 
 /// After bufferization every public function passes its results as trailing
@@ -57,9 +63,19 @@ static LogicalResult checkDestinationPassing(ModuleOp module) {
   bool ok = true;
   for (auto func : module.getOps<func::FuncOp>())
     if (func.isPublic() && !func.isExternal() && func.getNumResults() != 0) {
-      func.emitError() << "still returns " << func.getNumResults()
-                       << " value(s) after bufferization; expected results "
-                          "as output arguments";
+      for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+        if (auto shaped = dyn_cast<ShapedType>(type);
+            shaped && !shaped.hasStaticShape()) {
+          func.emitError() << "result #" << i << " has a dynamic shape ("
+                           << type
+                           << "); results must have static shapes to be "
+                              "passed as output arguments";
+          ok = false;
+        }
+      if (ok)
+        func.emitError() << "still returns " << func.getNumResults()
+                         << " value(s) after bufferization; expected "
+                            "results as output arguments";
       ok = false;
     }
   return success(ok);

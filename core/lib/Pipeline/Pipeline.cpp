@@ -34,8 +34,10 @@ void strata::buildPreparePipeline(OpPassManager &pm) {
   pm.addPass(createStrataCheckInput());
   addPipeline(pm, "func.func(tosa-to-linalg-named,tosa-to-linalg,"
                   "tosa-to-arith,tosa-to-tensor,tosa-to-scf)");
-  addPipeline(pm, "canonicalize,func.func(strata-decompose-aggregates),"
-                  "canonicalize,cse");
+  // Elementwise arith/math on whole tensors become linalg.generic so that
+  // every computation is a linalg op the later stages handle.
+  addPipeline(pm, "canonicalize,func.func(convert-elementwise-to-linalg,"
+                  "strata-decompose-aggregates),canonicalize,cse");
 }
 
 // S2 and S3 decide fusion groups and schedules from the description; the
@@ -44,6 +46,7 @@ void strata::buildGroupPipeline(OpPassManager &, const hw::Description &) {}
 void strata::buildSchedulePipeline(OpPassManager &, const hw::Description &) {}
 
 void strata::buildBufferizePipeline(OpPassManager &pm) {
+  pm.addPass(createStrataPrepareEntryPoints());
   addPipeline(pm,
               "one-shot-bufferize{bufferize-function-boundaries "
               "function-boundary-type-conversion=identity-layout-map},"

@@ -127,14 +127,13 @@ static hw::LoadResult failure(llvm::StringRef source, std::string message) {
 hw::LoadResult TargetRegistry::resolve(llvm::StringRef target,
                                        bool requirePlugin) const {
   if (target.empty())
-    return failure("--target", "no target given; expected a description "
-                               "name, a .json file or 'host'");
+    return failure("target", "no target given; expected a description "
+                             "name, a .json file or 'host'");
   if (target == "host") {
     for (const auto &plugin : pluginList)
       if (std::optional<std::string> text = plugin->describeHost())
         return validateText(*text, "<host>", requirePlugin);
-    return failure("--target=host",
-                   "no registered plugin can describe this host");
+    return failure("host", "no registered plugin can describe this host");
   }
   if (target.ends_with(".json") || target.contains('/')) {
     hw::LoadResult result =
@@ -147,7 +146,7 @@ hw::LoadResult TargetRegistry::resolve(llvm::StringRef target,
   std::string known = "host";
   for (const std::string &name : hw::shippedDescriptionNames())
     known += ", " + name;
-  return failure("--target", llvm::formatv("unknown target '{0}'; expected "
+  return failure(target, llvm::formatv("unknown target '{0}'; expected "
                                            "one of: {1}, or a path to a "
                                            ".json description",
                                            target, known)

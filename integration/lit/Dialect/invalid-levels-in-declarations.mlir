@@ -1,6 +1,5 @@
 // Memory levels named only by types held in attributes (the signature of a
 // declaration, the type of a global) are checked against the description too.
-// XFAIL: *
 // RUN: strata-opt %s --split-input-file --verify-diagnostics
 
 module attributes {strata.hw = #strata.hw<"toy", {name = "toy", plugin = "cpu",

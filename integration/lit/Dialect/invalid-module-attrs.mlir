@@ -1,4 +1,3 @@
-// XFAIL: *
 // RUN: strata-opt %s --split-input-file --verify-diagnostics
 
 // The attribute's name is quoted once.

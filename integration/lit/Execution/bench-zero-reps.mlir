@@ -1,5 +1,4 @@
 // --bench with no timed run is refused with a message instead of a crash.
-// XFAIL: *
 // RUN: not strata-run %s --bench --reps=0 2>&1 | FileCheck %s
 
 // CHECK: error: {{.*}}--reps

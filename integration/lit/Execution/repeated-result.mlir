@@ -1,5 +1,4 @@
 // A value returned twice fills both results.
-// XFAIL: *
 // RUN: strata-run %s --check | FileCheck %s
 
 // CHECK: twice: check result #0 (4x8xf32): relative error {{.*}} PASS

@@ -1,6 +1,5 @@
 // The compiled function never writes into its inputs: tensors are values,
 // and a caller of the library keeps its input buffers as they were.
-// XFAIL: *
 // RUN: strata-compile %s --emit=mlir -o - | FileCheck %s
 
 // CHECK-LABEL: func.func @tensor_add

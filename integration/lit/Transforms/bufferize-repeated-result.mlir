@@ -1,5 +1,4 @@
 // A value returned twice fills both out-params.
-// XFAIL: *
 // RUN: strata-opt %s --strata-bufferize | FileCheck %s
 
 // CHECK-LABEL: func.func @twice

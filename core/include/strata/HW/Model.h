@@ -13,11 +13,13 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace strata::hw {
 
-/// The element types a description may name, narrowest first within a kind.
+/// The element types a description may name: floating-point types widest
+/// first, then integers widest first.
 const std::vector<std::string> &knownElementTypes();
 /// Storage width of an element type in bits; 0 if `type` is not known.
 int64_t elementTypeBits(llvm::StringRef type);
@@ -92,8 +94,8 @@ std::string formatModel(const Description &desc, const DerivedModel &model);
 /// The short text of `strata-hw validate` for a valid description.
 std::string formatSummary(const Description &desc);
 
-/// A rate or size in engineering notation with a unit: "989.4 TFLOP/s",
-/// "4.80 TB/s", "40.0 MiB" (binary prefixes when `binary`).
+/// A rate or size with a metric prefix and four significant digits:
+/// "989.4 TFLOP/s", "4.8 TB/s", "1.5 MiB" (binary prefixes when `binary`).
 std::string formatQuantity(double value, llvm::StringRef unit,
                            bool binary = false);
 

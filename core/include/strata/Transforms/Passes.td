@@ -57,6 +57,30 @@ def StrataDecomposeAggregates : Pass<"strata-decompose-aggregates"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def StrataPrepareEntryPoints
+    : Pass<"strata-prepare-entry-points", "::mlir::ModuleOp"> {
+  let summary = "Make public functions safe for destination passing";
+  let description = [{
+    Before bufferization of the public functions (the library ABI):
+
+    - every tensor argument is marked `bufferization.writable = false`, so
+      the compiled code never writes into a caller's input buffer;
+    - a value returned more than once is copied for each extra occurrence, so
+      every output argument receives its own buffer:
+
+    ```mlir
+    return %x, %x : tensor<4xf32>, tensor<4xf32>
+    // ->
+    %e = tensor.empty() : tensor<4xf32>
+    %c = linalg.copy ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    return %x, %c : tensor<4xf32>, tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::bufferization::BufferizationDialect"];
+}
+
 def StrataEmitCInterface : Pass<"strata-emit-c-interface", "::mlir::ModuleOp"> {
   let summary = "Export public functions with MLIR's C interface";
   let description = [{

@@ -30,14 +30,17 @@ static llvm::StringSet<> levelNames(HardwareAttr hw, StringRef key) {
 static LogicalResult verifyLevels(Operation *module, HardwareAttr hw) {
   llvm::StringSet<> compute = levelNames(hw, "compute");
   llvm::StringSet<> memory = levelNames(hw, "memory");
+  // Checks every memref type nested in `type` (function types, tuples...).
   auto checkMem = [&](Operation *op, Type type) -> LogicalResult {
-    auto memref = dyn_cast<BaseMemRefType>(type);
-    if (!memref)
+    StringRef missing;
+    type.walk([&](BaseMemRefType memref) {
+      auto mem = dyn_cast_or_null<MemAttr>(memref.getMemorySpace());
+      if (mem && missing.empty() && !memory.contains(mem.getLevel()))
+        missing = mem.getLevel();
+    });
+    if (missing.empty())
       return success();
-    auto mem = dyn_cast_or_null<MemAttr>(memref.getMemorySpace());
-    if (!mem || memory.contains(mem.getLevel()))
-      return success();
-    return op->emitOpError() << "uses memory level '" << mem.getLevel()
+    return op->emitOpError() << "uses memory level '" << missing
                              << "', which chip '" << hw.getName()
                              << "' does not describe";
   };
@@ -45,6 +48,14 @@ static LogicalResult verifyLevels(Operation *module, HardwareAttr hw) {
     for (Type t : op->getResultTypes())
       if (failed(checkMem(op, t)))
         return WalkResult::interrupt();
+    // Types held by attributes: function signatures, memref.global...
+    bool bad = false;
+    op->getAttrDictionary().walk([&](TypeAttr attr) {
+      if (!bad && failed(checkMem(op, attr.getValue())))
+        bad = true;
+    });
+    if (bad)
+      return WalkResult::interrupt();
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
@@ -71,8 +82,9 @@ static LogicalResult verifyLevels(Operation *module, HardwareAttr hw) {
 LogicalResult StrataDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() != kHardwareAttrName)
-    return op->emitError() << "unknown strata attribute '" << attr.getName()
-                           << "'; expected '" << kHardwareAttrName << "'";
+    return op->emitError() << "unknown strata attribute '"
+                           << attr.getName().getValue() << "'; expected '"
+                           << kHardwareAttrName << "'";
   auto hw = dyn_cast<HardwareAttr>(attr.getValue());
   if (!hw)
     return op->emitError() << "'" << kHardwareAttrName
