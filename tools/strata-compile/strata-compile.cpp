@@ -30,8 +30,9 @@ static cl::opt<std::string> target("target",
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::value_desc("path"));
 static cl::opt<std::string>
-    emit("emit", cl::desc("Stop after: mlir (mapped IR), lowered (target "
-                          "dialect), llvm, obj or lib (default)"),
+    emit("emit",
+         cl::desc("Stop after: mlir (mapped IR), lowered (target "
+                  "dialect), llvm, obj or lib (default)"),
          cl::init("lib"));
 
 /// The default output name: IN with the extension of the emitted kind.
@@ -48,8 +49,9 @@ static std::string defaultOutput(EmitKind kind) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  if (!tool::initialize(argc, argv, "Strata compiler: program + chip -> "
-                                    "artifact\n"))
+  if (!tool::initialize(argc, argv,
+                        "Strata compiler: program + chip -> "
+                        "artifact\n"))
     return 1;
   std::optional<EmitKind> kind = parseEmitKind(emit);
   if (!kind) {
@@ -84,8 +86,8 @@ int main(int argc, char **argv) {
       tool::error(openError);
     return 1;
   }
-  if (mlir::failed(runCoreStages(*module, *chip,
-                                 tool::applyPassManagerOptions)))
+  if (mlir::failed(
+          runCoreStages(*module, *chip, tool::applyPassManagerOptions)))
     return 1;
   auto write = [&](llvm::Error err) {
     if (!err)

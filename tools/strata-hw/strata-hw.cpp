@@ -18,9 +18,8 @@
 using namespace strata;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> command(cl::Positional,
-                                    cl::desc("<list|info|validate>"),
-                                    cl::Required);
+static cl::opt<std::string>
+    command(cl::Positional, cl::desc("<list|info|validate>"), cl::Required);
 static cl::list<std::string> operands(cl::Positional,
                                       cl::desc("[NAME|FILE...]"));
 
@@ -35,9 +34,9 @@ static int list() {
     }
     const hw::Description &chip = *result.description;
     bool built = registry.lookup(chip.plugin) != nullptr;
-    llvm::outs() << llvm::formatv("  {0,-22} plugin {1,-8}{2} arch {3,-10} {4}\n",
-                                  name, chip.plugin, built ? " " : "*",
-                                  chip.arch, chip.summary);
+    llvm::outs() << llvm::formatv(
+        "  {0,-22} plugin {1,-8}{2} arch {3,-10} {4}\n", name, chip.plugin,
+        built ? " " : "*", chip.arch, chip.summary);
   }
   llvm::outs() << "  host                   the machine this runs on "
                   "(detected)\n(* plugin not built into these tools: the "

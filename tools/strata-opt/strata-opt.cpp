@@ -14,6 +14,6 @@ int main(int argc, char **argv) {
   strata::registerPipelines();
   mlir::DialectRegistry registry;
   strata::registerStrataDialects(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Strata optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "Strata optimizer driver\n", registry));
 }

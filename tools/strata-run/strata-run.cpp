@@ -92,9 +92,8 @@ runOnce(Loaded &loaded, const runtime::Signature &signature,
   for (size_t i = 0; i < signature.inputs.size(); ++i) {
     if (llvm::Error err = add(inputs[i].size()))
       return std::move(err);
-    if (llvm::Error err =
-            device.copyToDevice(*args.back(), inputs[i].data(),
-                                inputs[i].size()))
+    if (llvm::Error err = device.copyToDevice(*args.back(), inputs[i].data(),
+                                              inputs[i].size()))
       return std::move(err);
   }
   std::vector<std::vector<char>> outputs;
@@ -113,8 +112,7 @@ runOnce(Loaded &loaded, const runtime::Signature &signature,
     return std::move(err);
   size_t first = signature.inputs.size();
   for (size_t i = 0; i < outputs.size(); ++i)
-    if (llvm::Error err = device.copyToHost(outputs[i].data(),
-                                            *args[first + i],
+    if (llvm::Error err = device.copyToHost(outputs[i].data(), *args[first + i],
                                             outputs[i].size()))
       return std::move(err);
   std::unique_ptr<runtime::Timer> timer = device.createTimer();
@@ -137,8 +135,9 @@ double median(std::vector<double> values) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  if (!tool::initialize(argc, argv, "Strata runner: compile, run, check, "
-                                    "time\n"))
+  if (!tool::initialize(argc, argv,
+                        "Strata runner: compile, run, check, "
+                        "time\n"))
     return 1;
   if (bench && reps == 0) {
     tool::error("--reps: expected at least 1 timed run with --bench");
@@ -211,8 +210,8 @@ int main(int argc, char **argv) {
   Loaded program, reference;
   {
     mlir::OwningOpRef<mlir::ModuleOp> compiled = module->clone();
-    if (mlir::failed(runCoreStages(*compiled, *chip,
-                                   tool::applyPassManagerOptions)) ||
+    if (mlir::failed(
+            runCoreStages(*compiled, *chip, tool::applyPassManagerOptions)) ||
         mlir::failed(runPluginLowering(*compiled, plugin, *chip,
                                        tool::applyPassManagerOptions)))
       return 1;
@@ -230,8 +229,8 @@ int main(int argc, char **argv) {
   }
   if (check) {
     mlir::OwningOpRef<mlir::ModuleOp> lowered = module->clone();
-    if (mlir::failed(runReferenceLowering(*lowered,
-                                          tool::applyPassManagerOptions)))
+    if (mlir::failed(
+            runReferenceLowering(*lowered, tool::applyPassManagerOptions)))
       return 1;
     if (!report(writeHostArtifact(*lowered, EmitKind::Library,
                                   referenceArtifact, HostCodegenOptions{})))
@@ -253,8 +252,8 @@ int main(int argc, char **argv) {
                           seed * 1000003 + i);
     }
     std::vector<double> times;
-    auto outputs = runOnce(program, signature, inputs, bench ? reps : 0,
-                           &times);
+    auto outputs =
+        runOnce(program, signature, inputs, bench ? reps : 0, &times);
     if (!outputs)
       return report(outputs.takeError()), 1;
     llvm::outs() << llvm::formatv("{0}: ran on {1}\n", signature.name,
@@ -290,8 +289,8 @@ int main(int argc, char **argv) {
       llvm::outs() << llvm::formatv(
           "{0}: median {1:f3} ms over {2} runs, {3:f2} GFLOP/s, {4:f2} GB/s, "
           "{5:f1}% of the roofline of {6}\n",
-          signature.name, seconds * 1e3, times.size(),
-          w.flops / seconds * 1e-9, w.bytes / seconds * 1e-9,
+          signature.name, seconds * 1e3, times.size(), w.flops / seconds * 1e-9,
+          w.bytes / seconds * 1e-9,
           roofline > 0 ? 100 * roofline / seconds : 0.0, chip->name);
     }
   }

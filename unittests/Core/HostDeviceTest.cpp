@@ -54,15 +54,15 @@ TEST(HostDevice, CompileLoadLaunch) {
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(kProgram, &ctx);
   ASSERT_TRUE(module);
-  auto signature = runtime::signatureOf(
-      *module->getOps<mlir::func::FuncOp>().begin());
+  auto signature =
+      runtime::signatureOf(*module->getOps<mlir::func::FuncOp>().begin());
   ASSERT_TRUE(bool(signature));
   ASSERT_EQ(signature->inputs.size(), 2u);
   ASSERT_EQ(signature->outputs.size(), 1u);
 
   ASSERT_TRUE(mlir::succeeded(runCoreStages(*module, *chip.description)));
-  ASSERT_TRUE(mlir::succeeded(
-      runPluginLowering(*module, plugin, *chip.description)));
+  ASSERT_TRUE(
+      mlir::succeeded(runPluginLowering(*module, plugin, *chip.description)));
   llvm::SmallString<128> path;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("axpy", "so", path));
   llvm::FileRemover remove(path);

@@ -28,8 +28,8 @@ TEST(TargetRegistry, DuplicatePluginIsAnError) {
     void buildLoweringPipeline(mlir::OpPassManager &,
                                const hw::Description &) const override {}
     std::vector<std::string> loweredDialects() const override { return {}; }
-    llvm::Error writeArtifact(mlir::ModuleOp, const hw::Description &,
-                              EmitKind, llvm::StringRef) const override {
+    llvm::Error writeArtifact(mlir::ModuleOp, const hw::Description &, EmitKind,
+                              llvm::StringRef) const override {
       return llvm::Error::success();
     }
     llvm::Expected<std::unique_ptr<runtime::Device>>

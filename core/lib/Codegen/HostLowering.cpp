@@ -57,8 +57,8 @@ LogicalResult strata::checkFullyLowered(ModuleOp module,
     if (llvm::is_contained(allowed, ns.str()))
       return;
     op->emitError() << "'" << op->getName() << "' could not be lowered by "
-                    << stage << "; expected only ops of: "
-                    << llvm::join(allowed, ", ");
+                    << stage
+                    << "; expected only ops of: " << llvm::join(allowed, ", ");
     ok = false;
   });
   return success(ok);
@@ -115,9 +115,9 @@ static llvm::Error linkSharedLibrary(llvm::StringRef object,
   int rc = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, {}, 0, 0,
                                      &message);
   if (rc != 0)
-    return llvm::createStringError(llvm::formatv(
-        "linking '{0}' failed (exit {1}){2}{3}", finalPath, rc,
-        message.empty() ? "" : ": ", message));
+    return llvm::createStringError(
+        llvm::formatv("linking '{0}' failed (exit {1}){2}{3}", finalPath, rc,
+                      message.empty() ? "" : ": ", message));
   return llvm::Error::success();
 }
 
@@ -136,11 +136,12 @@ llvm::Error strata::writeHostArtifact(ModuleOp module, EmitKind kind,
 
   llvm::Triple triple(llvm::sys::getProcessTriple());
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return llvm::createStringError(error);
-  std::string cpu = options.cpu == "native" ? llvm::sys::getHostCPUName().str()
-                                            : options.cpu;
+  std::string cpu =
+      options.cpu == "native" ? llvm::sys::getHostCPUName().str() : options.cpu;
   std::string features = options.features;
   if (options.cpu == "native" && features.empty()) {
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
@@ -156,9 +157,8 @@ llvm::Error strata::writeHostArtifact(ModuleOp module, EmitKind kind,
         llvm::formatv("no host code generator for cpu '{0}'", cpu));
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(tm->createDataLayout());
-  if (llvm::Error err =
-          makeOptimizingTransformer(options.optLevel, 0, tm.get())(
-              llvmModule.get()))
+  if (llvm::Error err = makeOptimizingTransformer(options.optLevel, 0,
+                                                  tm.get())(llvmModule.get()))
     return err;
 
   if (kind == EmitKind::LLVMIR) {

@@ -47,20 +47,18 @@ void strata::buildSchedulePipeline(OpPassManager &, const hw::Description &) {}
 
 void strata::buildBufferizePipeline(OpPassManager &pm) {
   pm.addPass(createStrataPrepareEntryPoints());
-  addPipeline(pm,
-              "one-shot-bufferize{bufferize-function-boundaries "
-              "function-boundary-type-conversion=identity-layout-map},"
-              "buffer-results-to-out-params{hoist-static-allocs "
-              "modify-public-functions},"
-              "canonicalize,buffer-deallocation-pipeline,canonicalize");
+  addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries "
+                  "function-boundary-type-conversion=identity-layout-map},"
+                  "buffer-results-to-out-params{hoist-static-allocs "
+                  "modify-public-functions},"
+                  "canonicalize,buffer-deallocation-pipeline,canonicalize");
 }
 
 void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &) {
   buildBufferizePipeline(pm);
 }
 
-void strata::buildCorePipeline(OpPassManager &pm,
-                               const hw::Description &chip) {
+void strata::buildCorePipeline(OpPassManager &pm, const hw::Description &chip) {
   buildPreparePipeline(pm);
   buildGroupPipeline(pm, chip);
   buildSchedulePipeline(pm, chip);

@@ -47,9 +47,9 @@ static llvm::Expected<TensorSpec> specOf(Type type, func::FuncOp func,
     std::string typeText;
     llvm::raw_string_ostream os(typeText);
     type.print(os);
-    return llvm::createStringError(llvm::formatv(
-        "function '{0}': {1} has unsupported type '{2}': {3}",
-        func.getSymName(), what, typeText, why));
+    return llvm::createStringError(
+        llvm::formatv("function '{0}': {1} has unsupported type '{2}': {3}",
+                      func.getSymName(), what, typeText, why));
   };
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
@@ -58,7 +58,8 @@ static llvm::Expected<TensorSpec> specOf(Type type, func::FuncOp func,
     return fail("dynamic dimensions need concrete sizes to run");
   std::optional<ElementType> element = elementTypeOf(tensor.getElementType());
   if (!element)
-    return fail("expected elements of f64, f32, f16, bf16 or i64/i32/i16/i8/i1");
+    return fail(
+        "expected elements of f64, f32, f16, bf16 or i64/i32/i16/i8/i1");
   return TensorSpec{*element, std::vector<int64_t>(tensor.getShape().begin(),
                                                    tensor.getShape().end())};
 }
@@ -272,8 +273,7 @@ Comparison strata::runtime::compare(const void *got, const void *want,
     diff += (a - b) * (a - b);
     norm += b * b;
   }
-  result.relativeError =
-      std::sqrt(diff) / std::max(std::sqrt(norm), 1e-30);
+  result.relativeError = std::sqrt(diff) / std::max(std::sqrt(norm), 1e-30);
   if (norm == 0)
     result.relativeError = std::sqrt(diff);
   result.passed =

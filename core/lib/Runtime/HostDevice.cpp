@@ -76,8 +76,7 @@ void callWith(void *fn, void **args, std::index_sequence<I...>) {
 
 template <size_t... N>
 void dispatch(void *fn, void **args, size_t count, std::index_sequence<N...>) {
-  (void)((count == N ? (callWith(fn, args, std::make_index_sequence<N>()),
-                        true)
+  (void)((count == N ? (callWith(fn, args, std::make_index_sequence<N>()), true)
                      : false) ||
          ...);
 }
@@ -132,9 +131,10 @@ public:
     std::vector<std::vector<int64_t>> descriptors;
     std::vector<void *> pointers;
     for (size_t i = 0; i < count; ++i) {
-      const TensorSpec &spec = i < signature.inputs.size()
-                                   ? signature.inputs[i]
-                                   : signature.outputs[i - signature.inputs.size()];
+      const TensorSpec &spec =
+          i < signature.inputs.size()
+              ? signature.inputs[i]
+              : signature.outputs[i - signature.inputs.size()];
       descriptors.push_back(makeDescriptor(args[i]->hostPointer(), spec));
     }
     for (auto &desc : descriptors)

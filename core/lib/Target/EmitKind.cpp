@@ -9,8 +9,8 @@ struct EmitName {
   const char *name;
 };
 constexpr EmitName kEmitNames[] = {
-    {EmitKind::Mapped, "mlir"},  {EmitKind::Lowered, "lowered"},
-    {EmitKind::LLVMIR, "llvm"},  {EmitKind::Object, "obj"},
+    {EmitKind::Mapped, "mlir"}, {EmitKind::Lowered, "lowered"},
+    {EmitKind::LLVMIR, "llvm"}, {EmitKind::Object, "obj"},
     {EmitKind::Library, "lib"},
 };
 } // namespace

@@ -21,18 +21,16 @@ TargetRegistry &TargetRegistry::get() {
 
 llvm::Error TargetRegistry::add(std::unique_ptr<TargetPlugin> plugin) {
   if (lookup(plugin->getName()))
-    return llvm::createStringError(
-        llvm::formatv("target plugin '{0}' is registered twice",
-                      plugin->getName()));
+    return llvm::createStringError(llvm::formatv(
+        "target plugin '{0}' is registered twice", plugin->getName()));
   pluginList.push_back(std::move(plugin));
   return llvm::Error::success();
 }
 
 llvm::Error TargetRegistry::loadPluginLibrary(llvm::StringRef path) {
   std::string message;
-  auto library =
-      llvm::sys::DynamicLibrary::getPermanentLibrary(path.str().c_str(),
-                                                     &message);
+  auto library = llvm::sys::DynamicLibrary::getPermanentLibrary(
+      path.str().c_str(), &message);
   if (!library.isValid())
     return llvm::createStringError(
         llvm::formatv("--load-plugin: cannot load '{0}': {1}", path, message));
@@ -147,8 +145,8 @@ hw::LoadResult TargetRegistry::resolve(llvm::StringRef target,
   for (const std::string &name : hw::shippedDescriptionNames())
     known += ", " + name;
   return failure(target, llvm::formatv("unknown target '{0}'; expected "
-                                           "one of: {1}, or a path to a "
-                                           ".json description",
-                                           target, known)
-                                 .str());
+                                       "one of: {1}, or a path to a "
+                                       ".json description",
+                                       target, known)
+                             .str());
 }

@@ -26,17 +26,16 @@ struct AttachTarget : strata::impl::StrataAttachTargetBase<AttachTarget> {
     hw::LoadResult result =
         TargetRegistry::get().resolve(target, /*requirePlugin=*/false);
     if (!result) {
-      getOperation().emitError() << "cannot attach target '" << target
-                                 << "':\n"
+      getOperation().emitError() << "cannot attach target '" << target << "':\n"
                                  << result.formatErrors();
       return signalPassFailure();
     }
     MLIRContext *ctx = &getContext();
     auto dict = cast<DictionaryAttr>(
         jsonToAttribute(ctx, result.description->document));
-    getOperation()->setAttr(StrataDialect::kHardwareAttrName,
-                            HardwareAttr::get(ctx, result.description->name,
-                                              dict));
+    getOperation()->setAttr(
+        StrataDialect::kHardwareAttrName,
+        HardwareAttr::get(ctx, result.description->name, dict));
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<StrataDialect>();

@@ -13,8 +13,8 @@ using namespace strata;
 
 llvm::ArrayRef<llvm::StringRef> strata::acceptedInputDialects() {
   static const llvm::StringRef dialects[] = {
-      "affine", "arith", "bufferization", "builtin", "func",  "linalg",
-      "math",   "memref", "scf",          "tensor",  "tosa"};
+      "affine", "arith",  "bufferization", "builtin", "func", "linalg",
+      "math",   "memref", "scf",           "tensor",  "tosa"};
   return dialects;
 }
 

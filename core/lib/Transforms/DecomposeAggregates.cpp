@@ -22,8 +22,7 @@ struct DecomposeAggregates
     IRRewriter rewriter(&getContext());
     for (linalg::AggregatedOpInterface op : aggregates) {
       rewriter.setInsertionPoint(op);
-      FailureOr<SmallVector<Value>> results =
-          op.decomposeOperation(rewriter);
+      FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
       if (failed(results)) {
         op->emitError() << "cannot decompose '" << op->getName() << "'";
         return signalPassFailure();

@@ -46,10 +46,9 @@ struct PrepareEntryPoints
         continue;
       for (unsigned i = 0; i < func.getNumArguments(); ++i)
         if (isa<TensorType>(func.getArgument(i).getType()))
-          func.setArgAttr(i,
-                          bufferization::BufferizationDialect::
-                              kWritableAttrName,
-                          BoolAttr::get(ctx, false));
+          func.setArgAttr(
+              i, bufferization::BufferizationDialect::kWritableAttrName,
+              BoolAttr::get(ctx, false));
       func.walk(copyRepeatedResults);
     }
   }

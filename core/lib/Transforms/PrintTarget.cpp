@@ -19,8 +19,7 @@ struct PrintTarget : strata::impl::StrataPrintTargetBase<PrintTarget> {
   void runOnOperation() override {
     HardwareAttr hw = getHardwareAttr(getOperation());
     if (!hw) {
-      getOperation().emitError()
-          << "module carries no 'strata.hw' description";
+      getOperation().emitError() << "module carries no 'strata.hw' description";
       return signalPassFailure();
     }
     hw::LoadResult result = TargetRegistry::get().validate(

@@ -27,9 +27,7 @@ public:
                              const strata::hw::Description &) const override {
     strata::buildLoopsToLLVMPipeline(pm);
   }
-  std::vector<std::string> loweredDialects() const override {
-    return {"llvm"};
-  }
+  std::vector<std::string> loweredDialects() const override { return {"llvm"}; }
   llvm::Error writeArtifact(mlir::ModuleOp module,
                             const strata::hw::Description &,
                             strata::EmitKind kind,

@@ -46,12 +46,10 @@ public:
     buildLoopsToLLVMPipeline(pm);
   }
 
-  std::vector<std::string> loweredDialects() const override {
-    return {"llvm"};
-  }
+  std::vector<std::string> loweredDialects() const override { return {"llvm"}; }
 
-  llvm::Error writeArtifact(mlir::ModuleOp lowered,
-                            const hw::Description &chip, EmitKind kind,
+  llvm::Error writeArtifact(mlir::ModuleOp lowered, const hw::Description &chip,
+                            EmitKind kind,
                             llvm::StringRef path) const override {
     HostCodegenOptions options;
     options.cpu = chip.name == "host" ? "native" : chip.arch;

@@ -165,7 +165,7 @@ std::string strata::cpu::describeHostMachine() {
     bool perCore = sharing <= 2 && level <= 2;
     // Per-core bandwidth: two loads per cycle from L1, one from L2, half a
     // vector per cycle from farther levels.
-    double perCycle = level == 1 ? 2 * vectorBytes
+    double perCycle = level == 1   ? 2 * vectorBytes
                       : level == 2 ? vectorBytes
                                    : vectorBytes / 2;
     double bandwidth = perCycle * clock * (perCore ? 1 : cores);

@@ -39,25 +39,25 @@ struct ComputeLevel {
 
 /// A data-movement engine attached to a memory level (DMA, TMA, NoC).
 struct MovementEngine {
-  std::string kind;                      // "dma", "tma", "noc"
-  double setupLatencyCycles = 0;         // fixed cost per transfer
-  double bytesPerCycle = 0;              // sustained rate per engine
-  int64_t flitBytes = 0;                 // NoC flit size (0: not a NoC)
-  double hopLatencyCycles = 0;           // NoC per-hop latency
-  int64_t count = 1;                     // engines per owning unit
-  nlohmann::json extra;                  // engine-specific fields as given
+  std::string kind;              // "dma", "tma", "noc"
+  double setupLatencyCycles = 0; // fixed cost per transfer
+  double bytesPerCycle = 0;      // sustained rate per engine
+  int64_t flitBytes = 0;         // NoC flit size (0: not a NoC)
+  double hopLatencyCycles = 0;   // NoC per-hop latency
+  int64_t count = 1;             // engines per owning unit
+  nlohmann::json extra;          // engine-specific fields as given
 };
 
 /// A level of the memory hierarchy, farthest from compute first.
 struct MemoryLevel {
   std::string name;
-  std::string kind;          // "cache" or "scratchpad" (or "dram" for main)
-  int64_t capacityBytes = 0; // per instance of `owner`
-  std::string owner;         // compute level that owns one instance
+  std::string kind;              // "cache" or "scratchpad" (or "dram" for main)
+  int64_t capacityBytes = 0;     // per instance of `owner`
+  std::string owner;             // compute level that owns one instance
   double bandwidthBytesPerS = 0; // per instance of `owner`
   double latencyCycles = 0;
   int64_t alignmentBytes = 1;
-  int64_t banks = 0;         // DRAM banks / channels (0: not banked)
+  int64_t banks = 0; // DRAM banks / channels (0: not banked)
   std::optional<MovementEngine> engine;
 };
 
@@ -65,10 +65,10 @@ struct MemoryLevel {
 struct VectorUnit {
   int64_t widthBits = 0;
   std::vector<std::string> elementTypes;
-  std::string level;          // compute level that owns one vector unit
-  int64_t fmaPipes = 1;       // independent FMA pipes per unit
+  std::string level;    // compute level that owns one vector unit
+  int64_t fmaPipes = 1; // independent FMA pipes per unit
   int64_t fmaLatencyCycles = 4;
-  int64_t registers = 16;     // architectural vector registers
+  int64_t registers = 16; // architectural vector registers
 };
 
 /// A matrix instruction: C[m x n] += A[m x k] * B[k x n].
@@ -76,9 +76,9 @@ struct MatrixIntrinsic {
   std::string name;
   int64_t m = 0, n = 0, k = 0;
   std::string aType, bType, accType;
-  std::string level;          // compute level that issues it
+  std::string level; // compute level that issues it
   double cyclesPerInstruction = 0;
-  nlohmann::json layout;      // operand layout constraints (tiles, faces...)
+  nlohmann::json layout; // operand layout constraints (tiles, faces...)
   std::vector<std::string> fidelities; // optional precision phases
   /// Passes of the engine per fidelity; an instruction at fidelity F takes
   /// cyclesPerInstruction * fidelityPasses[F] cycles.
@@ -95,7 +95,7 @@ struct Description {
   std::vector<ComputeLevel> compute;
   std::vector<MemoryLevel> memory;
   std::optional<VectorUnit> vector;
-  std::vector<MatrixIntrinsic> matrix; // preference order
+  std::vector<MatrixIntrinsic> matrix;     // preference order
   std::map<std::string, double> peakFlops; // given peaks, FLOP/s per type
   nlohmann::json targetOptions; // plugin-specific section, plugin-validated
   nlohmann::json document;      // the whole document as loaded

@@ -32,9 +32,10 @@ using PassManagerHook = std::function<mlir::LogicalResult(mlir::PassManager &)>;
 /// Reads and parses `path` ("-" for stdin). A file that cannot be read sets
 /// `openError`; parse errors are reported through the context's diagnostic
 /// handler with the file's name and location. Null on either failure.
-mlir::OwningOpRef<mlir::ModuleOp>
-parseInputFile(llvm::StringRef path, mlir::MLIRContext &ctx,
-               llvm::SourceMgr &sourceMgr, std::string &openError);
+mlir::OwningOpRef<mlir::ModuleOp> parseInputFile(llvm::StringRef path,
+                                                 mlir::MLIRContext &ctx,
+                                                 llvm::SourceMgr &sourceMgr,
+                                                 std::string &openError);
 
 /// Attaches `chip` to the module (strata.hw) and runs S1-S4.
 mlir::LogicalResult runCoreStages(mlir::ModuleOp module,

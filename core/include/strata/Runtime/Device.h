@@ -60,8 +60,7 @@ public:
 
   /// Runs `signature.name` with `args`: one buffer per input, then one per
   /// output, in signature order.
-  virtual llvm::Error launch(Executable &executable,
-                             const Signature &signature,
+  virtual llvm::Error launch(Executable &executable, const Signature &signature,
                              llvm::ArrayRef<Buffer *> args) = 0;
 
   /// Waits for all launched work.

@@ -1,4 +1,5 @@
-//===- TargetPlugin.h - The interface a target plugin implements -*- C++ -*-===//
+//===- TargetPlugin.h - The interface a target plugin implements -*- C++
+//-*-===//
 //
 // A plugin teaches Strata one family of chips. It provides the dialects it
 // lowers to, validation of its own description fields, the S5 pipeline from
@@ -56,8 +57,7 @@ public:
   /// Checks the plugin-specific part of a description (`target_options`),
   /// appending one diagnostic per problem.
   virtual void validateDescription(const hw::Description &description,
-                                   std::vector<hw::Diagnostic> &errors) const {
-  }
+                                   std::vector<hw::Diagnostic> &errors) const {}
 
   /// A description (JSON text) of the machine this process runs on, for
   /// --target=host; nullopt when this plugin cannot describe the host.

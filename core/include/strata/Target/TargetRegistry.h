@@ -45,11 +45,9 @@ public:
   hw::LoadResult resolve(llvm::StringRef target,
                          bool requirePlugin = true) const;
   /// Validates a JSON document as a description for this registry's plugins.
-  hw::LoadResult validate(const nlohmann::json &doc,
-                          llvm::StringRef sourceName,
+  hw::LoadResult validate(const nlohmann::json &doc, llvm::StringRef sourceName,
                           bool requirePlugin = true) const;
-  hw::LoadResult validateText(llvm::StringRef text,
-                              llvm::StringRef sourceName,
+  hw::LoadResult validateText(llvm::StringRef text, llvm::StringRef sourceName,
                               bool requirePlugin = true) const;
 
 private:

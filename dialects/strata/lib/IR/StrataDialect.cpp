@@ -11,7 +11,6 @@ using namespace strata;
 
 #include "strata/Dialect/Strata/IR/StrataDialect.cpp.inc"
 
-
 /// Names of the entries of the description's array `key` (compute or memory).
 static llvm::StringSet<> levelNames(HardwareAttr hw, StringRef key) {
   llvm::StringSet<> names;
@@ -40,9 +39,9 @@ static LogicalResult verifyLevels(Operation *module, HardwareAttr hw) {
     });
     if (missing.empty())
       return success();
-    return op->emitOpError() << "uses memory level '" << missing
-                             << "', which chip '" << hw.getName()
-                             << "' does not describe";
+    return op->emitOpError()
+           << "uses memory level '" << missing << "', which chip '"
+           << hw.getName() << "' does not describe";
   };
   WalkResult result = module->walk([&](Operation *op) -> WalkResult {
     for (Type t : op->getResultTypes())
@@ -97,8 +96,8 @@ LogicalResult StrataDialect::verifyOperationAttribute(Operation *op,
 
 HardwareAttr strata::getHardwareAttr(Operation *op) {
   for (Operation *cur = op; cur; cur = cur->getParentOp())
-    if (auto hw = cur->getAttrOfType<HardwareAttr>(
-            StrataDialect::kHardwareAttrName))
+    if (auto hw =
+            cur->getAttrOfType<HardwareAttr>(StrataDialect::kHardwareAttrName))
       return hw;
   return {};
 }
