@@ -51,7 +51,7 @@ static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
 
 namespace {
 
-/// A compiled artifact loaded on a device, with buffers for one entry.
+/// A compiled artifact loaded on the device that runs it.
 struct Loaded {
   std::unique_ptr<runtime::Device> device;
   std::unique_ptr<runtime::Executable> executable;
