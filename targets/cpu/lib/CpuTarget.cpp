@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace strata;
 
@@ -58,6 +59,14 @@ public:
 
   llvm::Expected<std::unique_ptr<runtime::Device>>
   createDevice(const hw::Description &chip) const override {
+    // Code for a wider vector unit than this machine has would stop on an
+    // illegal instruction; refuse to run it instead.
+    int width = chip.vector ? int(chip.vector->widthBits) : 0;
+    if (chip.name != "host" && width > cpu::hostVectorBits())
+      return llvm::createStringError(llvm::formatv(
+          "this machine's vectors are {0} bits wide; code for '{1}' ({2}, "
+          "{3}-bit vectors) cannot run here (compiling for it works)",
+          cpu::hostVectorBits(), chip.name, chip.arch, width));
     return runtime::createHostDevice(chip.name);
   }
 };

@@ -117,6 +117,8 @@ double clockHz() {
 
 } // namespace
 
+int strata::cpu::hostVectorBits() { return detectVector().widthBits; }
+
 std::string strata::cpu::describeHostMachine() {
   VectorFacts vec = detectVector();
   int cores = usableCores();

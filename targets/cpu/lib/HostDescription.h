@@ -11,6 +11,9 @@ namespace strata::cpu {
 /// sizes from sysfs, vector width from cpuid.
 std::string describeHostMachine();
 
+/// Vector width in bits of this machine's widest usable SIMD unit.
+int hostVectorBits();
+
 } // namespace strata::cpu
 
 #endif // STRATA_TARGETS_CPU_HOSTDESCRIPTION_H

@@ -1,0 +1,904 @@
+#!/usr/bin/env python3
+"""Strata CPU benchmark driver.
+
+For each workload: writes the MLIR program, compiles it with strata-compile
+(timed), and runs harness.cpp, which times Strata's library against anchors
+(OpenBLAS, oneDNN, a STREAM-like triad) on the same inputs in one process and
+checks Strata's result. Optional peers (other compilers) run the same MLIR
+file on the same inputs. Prints a table; writes CSV and JSON to --out.
+
+Python 3 standard library only. See README.md.
+"""
+
+import argparse
+import csv
+import datetime
+import fnmatch
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+# ---------------------------------------------------------------------------
+# MLIR programs. Every function takes f32 tensors and returns one tensor;
+# the library ABI appends the result as a trailing output argument.
+# ---------------------------------------------------------------------------
+
+
+def _t(*dims):
+    return "tensor<%sxf32>" % "x".join(str(d) for d in dims)
+
+
+def mlir_matmul(m, n, k):
+    return f"""// C[{m}x{n}] = A[{m}x{k}] * B[{k}x{n}]
+func.func @matmul(%a: {_t(m, k)}, %b: {_t(k, n)}) -> {_t(m, n)} {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : {_t(m, n)}
+  %f = linalg.fill ins(%zero : f32) outs(%e : {_t(m, n)}) -> {_t(m, n)}
+  %c = linalg.matmul ins(%a, %b : {_t(m, k)}, {_t(k, n)}) outs(%f : {_t(m, n)}) -> {_t(m, n)}
+  return %c : {_t(m, n)}
+}}
+"""
+
+
+def mlir_mlp(m, k, n):
+    return f"""// MLP up-projection: y = gelu(x[{m}x{k}] * W[{k}x{n}] + b[{n}]), erf form.
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+func.func @mlp(%x: {_t(m, k)}, %w: {_t(k, n)}, %b: {_t(n)}) -> {_t(m, n)} {{
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %rsqrt2 = arith.constant 0.707106781 : f32
+  %e = tensor.empty() : {_t(m, n)}
+  %f = linalg.fill ins(%zero : f32) outs(%e : {_t(m, n)}) -> {_t(m, n)}
+  %h = linalg.matmul ins(%x, %w : {_t(m, k)}, {_t(k, n)}) outs(%f : {_t(m, n)}) -> {_t(m, n)}
+  %e2 = tensor.empty() : {_t(m, n)}
+  %y = linalg.generic {{indexing_maps = [#id, #col, #id],
+                       iterator_types = ["parallel", "parallel"]}}
+      ins(%h, %b : {_t(m, n)}, {_t(n)}) outs(%e2 : {_t(m, n)}) {{
+  ^bb0(%hv: f32, %bv: f32, %out: f32):
+    %s = arith.addf %hv, %bv : f32
+    %u = arith.mulf %s, %rsqrt2 : f32
+    %erf = math.erf %u : f32
+    %p = arith.addf %erf, %one : f32
+    %hs = arith.mulf %s, %half : f32
+    %g = arith.mulf %hs, %p : f32
+    linalg.yield %g : f32
+  }} -> {_t(m, n)}
+  return %y : {_t(m, n)}
+}}
+"""
+
+
+def mlir_softmax(r, c):
+    return f"""// Row softmax over {r}x{c}.
+func.func @softmax(%x: {_t(r, c)}) -> {_t(r, c)} {{
+  %e = tensor.empty() : {_t(r, c)}
+  %y = linalg.softmax dimension(1) ins(%x : {_t(r, c)}) outs(%e : {_t(r, c)}) -> {_t(r, c)}
+  return %y : {_t(r, c)}
+}}
+"""
+
+
+def mlir_layernorm(r, c):
+    return f"""// Layer normalization over the rows of {r}x{c}, eps = 1e-5:
+// y = (x - mean) * rsqrt(var + eps) * gamma + beta.
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+#col = affine_map<(i, j) -> (j)>
+func.func @layernorm(%x: {_t(r, c)}, %gamma: {_t(c)}, %beta: {_t(c)}) -> {_t(r, c)} {{
+  %zero = arith.constant 0.0 : f32
+  %invc = arith.constant {1.0 / c!r} : f32
+  %eps = arith.constant 1.0e-05 : f32
+  %e = tensor.empty() : {_t(r)}
+  %z = linalg.fill ins(%zero : f32) outs(%e : {_t(r)}) -> {_t(r)}
+  %sum = linalg.generic {{indexing_maps = [#id, #row],
+                         iterator_types = ["parallel", "reduction"]}}
+      ins(%x : {_t(r, c)}) outs(%z : {_t(r)}) {{
+  ^bb0(%xv: f32, %acc: f32):
+    %s = arith.addf %xv, %acc : f32
+    linalg.yield %s : f32
+  }} -> {_t(r)}
+  %e1 = tensor.empty() : {_t(r)}
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : {_t(r)}) -> {_t(r)}
+  %sq = linalg.generic {{indexing_maps = [#id, #row, #row],
+                        iterator_types = ["parallel", "reduction"]}}
+      ins(%x, %sum : {_t(r, c)}, {_t(r)}) outs(%z1 : {_t(r)}) {{
+  ^bb0(%xv: f32, %sv: f32, %acc: f32):
+    %mean = arith.mulf %sv, %invc : f32
+    %d = arith.subf %xv, %mean : f32
+    %d2 = arith.mulf %d, %d : f32
+    %s = arith.addf %d2, %acc : f32
+    linalg.yield %s : f32
+  }} -> {_t(r)}
+  %e2 = tensor.empty() : {_t(r, c)}
+  %y = linalg.generic {{indexing_maps = [#id, #row, #row, #col, #col, #id],
+                       iterator_types = ["parallel", "parallel"]}}
+      ins(%x, %sum, %sq, %gamma, %beta : {_t(r, c)}, {_t(r)}, {_t(r)}, {_t(c)}, {_t(c)})
+      outs(%e2 : {_t(r, c)}) {{
+  ^bb0(%xv: f32, %sv: f32, %qv: f32, %g: f32, %b: f32, %out: f32):
+    %mean = arith.mulf %sv, %invc : f32
+    %var = arith.mulf %qv, %invc : f32
+    %ve = arith.addf %var, %eps : f32
+    %rs = math.rsqrt %ve : f32
+    %d = arith.subf %xv, %mean : f32
+    %n = arith.mulf %d, %rs : f32
+    %sc = arith.mulf %n, %g : f32
+    %o = arith.addf %sc, %b : f32
+    linalg.yield %o : f32
+  }} -> {_t(r, c)}
+  return %y : {_t(r, c)}
+}}
+"""
+
+
+def mlir_eltwise(r, c):
+    T = _t(r, c)
+
+    def binary(res, op, a, b, out):
+        return f"""  %{out}_e = tensor.empty() : {T}
+  %{res} = linalg.generic {{indexing_maps = [#id, #id, #id],
+      iterator_types = ["parallel", "parallel"]}}
+      ins(%{a}, %{b} : {T}, {T}) outs(%{out}_e : {T}) {{
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %w = {op} %u, %v : f32
+    linalg.yield %w : f32
+  }} -> {T}
+"""
+    return f"""// Elementwise chain with broadcasts, one linalg op per step:
+// out = max((x - y) * s[col] + t[row], 0) over {r}x{c}.
+#id = affine_map<(i, j) -> (i, j)>
+func.func @eltwise(%x: {T}, %y: {T}, %s: {_t(c)}, %t: {_t(r)}) -> {T} {{
+  %zero = arith.constant 0.0 : f32
+{binary("d", "arith.subf", "x", "y", "d")}  %e1 = tensor.empty() : {T}
+  %sb = linalg.broadcast ins(%s : {_t(c)}) outs(%e1 : {T}) dimensions = [0]
+{binary("m", "arith.mulf", "d", "sb", "m")}  %e3 = tensor.empty() : {T}
+  %tb = linalg.broadcast ins(%t : {_t(r)}) outs(%e3 : {T}) dimensions = [1]
+{binary("a", "arith.addf", "m", "tb", "a")}  %e5 = tensor.empty() : {T}
+  %z = linalg.fill ins(%zero : f32) outs(%e5 : {T}) -> {T}
+{binary("o", "arith.maximumf", "a", "z", "o")}  return %o : {T}
+}}
+"""
+
+
+def mlir_conv(n, oh, ow, c, f, kh, kw):
+    ih, iw = oh + kh - 1, ow + kw - 1
+    I, W, O = _t(n, ih, iw, c), _t(kh, kw, c, f), _t(n, oh, ow, f)
+    return f"""// 2-D convolution, NHWC x HWCF, stride 1; the input is pre-padded
+// ({ih}x{iw} in, {oh}x{ow} out).
+func.func @conv(%in: {I}, %w: {W}) -> {O} {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : {O}
+  %f = linalg.fill ins(%zero : f32) outs(%e : {O}) -> {O}
+  %o = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>,
+                                 strides = dense<1> : tensor<2xi64>}}
+      ins(%in, %w : {I}, {W}) outs(%f : {O}) -> {O}
+  return %o : {O}
+}}
+"""
+
+
+def mlir_attention(bh, s, d):
+    Q, S = _t(bh, s, d), _t(bh, s, s)
+    scale = 1.0 / d**0.5
+    return f"""// Attention over {bh} heads (batch x heads), sequence {s}, head size {d}:
+// softmax(Q K^T / sqrt(d)) V, one op per step.
+#mq = affine_map<(b, m, n, k) -> (b, m, k)>
+#mk = affine_map<(b, m, n, k) -> (b, n, k)>
+#mo = affine_map<(b, m, n, k) -> (b, m, n)>
+#id = affine_map<(b, i, j) -> (b, i, j)>
+func.func @attention(%q: {Q}, %k: {Q}, %v: {Q}) -> {Q} {{
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant {scale!r} : f32
+  %e0 = tensor.empty() : {S}
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : {S}) -> {S}
+  %qk = linalg.batch_matmul indexing_maps = [#mq, #mk, #mo]
+      ins(%q, %k : {Q}, {Q}) outs(%f0 : {S}) -> {S}
+  %e1 = tensor.empty() : {S}
+  %sc = linalg.generic {{indexing_maps = [#id, #id],
+                        iterator_types = ["parallel", "parallel", "parallel"]}}
+      ins(%qk : {S}) outs(%e1 : {S}) {{
+  ^bb0(%x: f32, %out: f32):
+    %y = arith.mulf %x, %scale : f32
+    linalg.yield %y : f32
+  }} -> {S}
+  %e2 = tensor.empty() : {S}
+  %p = linalg.softmax dimension(2) ins(%sc : {S}) outs(%e2 : {S}) -> {S}
+  %e3 = tensor.empty() : {Q}
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : {Q}) -> {Q}
+  %o = linalg.batch_matmul ins(%p, %v : {S}, {Q}) outs(%f3 : {Q}) -> {Q}
+  return %o : {Q}
+}}
+"""
+
+
+# The function name in each program is the workload kind.
+GENERATORS = {
+    "matmul": mlir_matmul,
+    "mlp": mlir_mlp,
+    "softmax": mlir_softmax,
+    "layernorm": mlir_layernorm,
+    "eltwise": mlir_eltwise,
+    "conv": mlir_conv,
+    "attention": mlir_attention,
+}
+
+BANDWIDTH_KINDS = {"softmax", "layernorm", "eltwise"}
+
+
+def shape_text(kind, dims):
+    if kind == "matmul":
+        return "%dx%dx%d (MxNxK)" % dims
+    if kind == "mlp":
+        return "%dx%d->%d" % dims
+    if kind in BANDWIDTH_KINDS:
+        return "%dx%d" % dims
+    if kind == "conv":
+        n, oh, ow, c, f, kh, kw = dims
+        return "%dx%d N%d %d->%d %dx%d" % (oh, ow, n, c, f, kh, kw)
+    if kind == "attention":
+        return "BH%d S%d d%d" % dims
+    return ",".join(map(str, dims))
+
+
+# name, kind, dims (harness order: see harness.cpp's usage)
+FULL_WORKLOADS = [
+    ("gemm_1024", "matmul", (1024, 1024, 1024)),
+    ("gemm_2048", "matmul", (2048, 2048, 2048)),
+    ("gemm_4096", "matmul", (4096, 4096, 4096)),
+    ("gemm_1000", "matmul", (1000, 1000, 1000)),
+    ("gemm_513x257x129", "matmul", (513, 257, 129)),
+    ("gemm_256x1024x4096", "matmul", (256, 1024, 4096)),
+    ("gemm_128x4096x11008", "matmul", (128, 4096, 11008)),
+    ("mlp_256x1024x4096", "mlp", (256, 1024, 4096)),
+    ("softmax_4096x4096", "softmax", (4096, 4096)),
+    ("layernorm_4096x4096", "layernorm", (4096, 4096)),
+    ("eltwise_4096x4096", "eltwise", (4096, 4096)),
+    ("conv3x3_56x56x64x64", "conv", (1, 56, 56, 64, 64, 3, 3)),
+    ("conv1x1_56x56x256x64", "conv", (1, 56, 56, 256, 64, 1, 1)),
+    ("attention_8x1024x64", "attention", (8, 1024, 64)),
+]
+
+# Small shapes for a smoke run; bandwidth-bound ops fit in cache here, so
+# their GB/s is not comparable with DRAM triad bandwidth.
+QUICK_WORKLOADS = [
+    ("gemm_256", "matmul", (256, 256, 256)),
+    ("gemm_513x257x129", "matmul", (513, 257, 129)),
+    ("gemm_128x512x1024", "matmul", (128, 512, 1024)),
+    ("mlp_64x256x1024", "mlp", (64, 256, 1024)),
+    ("softmax_1024x1024", "softmax", (1024, 1024)),
+    ("layernorm_1024x1024", "layernorm", (1024, 1024)),
+    ("eltwise_1024x1024", "eltwise", (1024, 1024)),
+    ("conv3x3_14x14x64x64", "conv", (1, 14, 14, 64, 64, 3, 3)),
+    ("conv1x1_14x14x256x64", "conv", (1, 14, 14, 256, 64, 1, 1)),
+    ("attention_2x256x64", "attention", (2, 256, 64)),
+]
+
+
+def select_workloads(quick, only):
+    pool = QUICK_WORKLOADS if quick else FULL_WORKLOADS
+    if not only:
+        return list(pool)
+    pats = [p.strip() for p in only.split(",") if p.strip()]
+    # --only may also name a full-size workload during --quick, and the
+    # other way round.
+    everything = {w[0]: w for w in FULL_WORKLOADS + QUICK_WORKLOADS}
+    chosen = []
+    for pat in pats:
+        hits = [w for w in pool
+                if w[0] == pat or w[1] == pat or w[0].split("_")[0] == pat
+                or fnmatch.fnmatchcase(w[0], pat)]
+        if not hits and pat in everything:
+            hits = [everything[pat]]
+        if not hits:
+            names = ", ".join(w[0] for w in pool)
+            sys.exit(f"bench.py: --only {pat!r} matches no workload; "
+                     f"known: {names}")
+        chosen += [w for w in hits if w not in chosen]
+    return chosen
+
+
+# ---------------------------------------------------------------------------
+# Machine model: strata-hw info host
+# ---------------------------------------------------------------------------
+
+_PREFIX = {"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
+
+
+def _rate(value, unit):
+    m = re.match(r"([kKMGTP]?)", unit)
+    return float(value) * _PREFIX[m.group(1)]
+
+
+def read_machine(strata_hw):
+    """Peak f32 FLOP/s per core and for the chip, DRAM bandwidth (B/s)."""
+    out = subprocess.run([strata_hw, "info", "host"], capture_output=True,
+                         text=True, timeout=60)
+    if out.returncode != 0:
+        raise RuntimeError(f"strata-hw info host failed: {out.stderr.strip()}")
+    text = out.stdout
+    lines = text.splitlines()
+    chip = core = dram = None
+    for i, line in enumerate(lines):
+        m = re.match(r"\s*f32\s+([\d.]+)\s*([kKMGTP]?)FLOP/s", line)
+        if m and chip is None:
+            chip = _rate(m.group(1), m.group(2))
+            if i + 1 < len(lines):
+                pc = re.search(r"per core\s+([\d.]+)\s*([kKMGTP]?)FLOP/s",
+                               lines[i + 1])
+                if pc:
+                    core = _rate(pc.group(1), pc.group(2))
+        m = re.match(r"\s*dram\s+\S+\s+.*?([\d.]+)\s*([kKMGTP]?)B/s", line)
+        if m and dram is None:
+            dram = _rate(m.group(1), m.group(2))
+    cores = None
+    m = re.search(r"chip\s+(\d+)\s*>\s*core\s+(\d+)", text)
+    if m:
+        cores = int(m.group(1)) * int(m.group(2))
+    if core is None and chip is not None:
+        core = chip / (cores or 1)
+    if chip is None or dram is None:
+        raise RuntimeError("cannot read the f32 peak or DRAM bandwidth from "
+                           "`strata-hw info host`:\n" + text)
+    model = lines[0].strip() if lines else "host"
+    return {"model": model, "f32_peak_core": core, "f32_peak_chip": chip,
+            "cores": cores, "dram_bw": dram, "strata_hw_info": text}
+
+
+def roofline_time(flops, nbytes, machine, threads):
+    peak = min(machine["f32_peak_core"] * threads, machine["f32_peak_chip"])
+    return max(flops / peak if flops else 0.0, nbytes / machine["dram_bw"])
+
+
+# ---------------------------------------------------------------------------
+# Building and running
+# ---------------------------------------------------------------------------
+
+OPENBLAS_INC = "/usr/include/x86_64-linux-gnu/openblas-pthread"
+OPENBLAS_LIB = "/usr/lib/x86_64-linux-gnu/openblas-pthread"
+HARNESS_FLAGS = ["-std=c++17", "-O3", "-march=native", "-fno-math-errno",
+                 "-fveclib=libmvec", "-Wall", "-Wextra"]
+
+
+def build_harness(cxx, build_dir):
+    src = os.path.join(HERE, "harness.cpp")
+    exe = os.path.join(build_dir, "strata-bench-harness")
+    inc = OPENBLAS_INC if os.path.isdir(OPENBLAS_INC) else None
+    libdir = OPENBLAS_LIB if os.path.isdir(OPENBLAS_LIB) else None
+    cmd = [cxx] + HARNESS_FLAGS + ([f"-I{inc}"] if inc else []) + \
+        [src, "-o", exe] + ([f"-L{libdir}", f"-Wl,-rpath,{libdir}"]
+                            if libdir else []) + \
+        ["-lopenblas", "-ldnnl", "-lmvec", "-ldl", "-lpthread"]
+    stamp = os.path.join(build_dir, "harness.cmd")
+    os.makedirs(build_dir, exist_ok=True)
+    fresh = (os.path.exists(exe) and os.path.exists(stamp)
+             and os.path.getmtime(exe) >= os.path.getmtime(src)
+             and open(stamp).read() == shlex.join(cmd))
+    if not fresh:
+        log(f"building the harness: {shlex.join(cmd)}")
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit("bench.py: the harness does not build "
+                     "(are libopenblas-dev and libdnnl-dev installed? "
+                     "run.sh installs them):\n" + r.stderr)
+        with open(stamp, "w") as f:
+            f.write(shlex.join(cmd))
+    return exe, shlex.join(cmd)
+
+
+def anchor_env(threads, hugetlb):
+    """The harness's environment: OpenBLAS picks its best kernel, both
+    libraries use `threads` threads."""
+    env = dict(os.environ)
+    env.pop("OPENBLAS_CORETYPE", None)
+    env.pop("OPENBLAS_L2_SIZE", None)
+    env["OPENBLAS_NUM_THREADS"] = str(threads)
+    env["OMP_NUM_THREADS"] = str(threads)  # oneDNN (OpenMP runtime)
+    if hugetlb:
+        env["GLIBC_TUNABLES"] = "glibc.malloc.hugetlb=1"
+    return env
+
+
+def compile_strata(strata_compile, mlir, lib, retries=3):
+    """Returns (seconds, error or None). Retries when the tool is being
+    rebuilt under us (missing, busy, killed, or replaced during the run)."""
+    cmd = [strata_compile, mlir, "--target=host", "-o", lib]
+    err = None
+    for attempt in range(retries + 1):
+        try:
+            before = os.stat(strata_compile).st_mtime
+            t0 = time.perf_counter()
+            r = subprocess.run(cmd, capture_output=True, text=True,
+                               timeout=1800)
+            dt = time.perf_counter() - t0
+        except (OSError, subprocess.TimeoutExpired) as e:
+            err = f"{shlex.join(cmd)}: {e}"
+            if isinstance(e, subprocess.TimeoutExpired):
+                return None, err
+            time.sleep(10)
+            continue
+        if r.returncode == 0 and os.path.exists(lib):
+            return dt, None
+        err = (f"{shlex.join(cmd)} exited with {r.returncode}:\n"
+               f"{(r.stderr or r.stdout).strip()[-3000:]}")
+        replaced = (not os.path.exists(strata_compile)
+                    or os.stat(strata_compile).st_mtime != before)
+        if r.returncode < 0 or replaced:
+            if attempt < retries:
+                log(f"strata-compile failed ({r.returncode}); it may be "
+                    "being rebuilt, retrying in 10 s")
+                time.sleep(10)
+                continue
+        break
+    return None, err
+
+
+def run_harness(exe, wl, lib, args, env, dump_dir, log_path):
+    name, kind, dims = wl
+    cmd = [exe, "--kind", kind, "--dims", ",".join(map(str, dims)),
+           "--threads", str(args.threads), "--reps", str(args.reps),
+           "--budget", str(args.budget), "--seed", str(args.seed)]
+    if lib:
+        cmd += ["--lib", lib, "--fn", kind]
+    if dump_dir:
+        cmd += ["--dump", dump_dir]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                           timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        with open(log_path, "w") as f:
+            f.write(shlex.join(cmd) + f"\ntimed out after {args.timeout} s\n")
+        return None, f"harness timed out after {args.timeout} s", cmd
+    with open(log_path, "w") as f:
+        f.write(shlex.join(cmd) + "\n" + r.stderr + "\n" + r.stdout)
+    last = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
+    if r.returncode != 0 or not last:
+        tail = r.stderr.strip()[-2000:]
+        return None, f"harness exited with {r.returncode}: {tail}", cmd
+    return json.loads(last[-1]), None, cmd
+
+
+# ---------------------------------------------------------------------------
+# Peers: other compilers on the same MLIR file and the same inputs.
+# A peer is a function (ctx, workload, mlir_path, dump_dir) -> dict with
+# median_s, runs, rel_err, compile_s, note; it raises PeerSkip when it
+# cannot run (not installed, unsupported op, ...).
+# ---------------------------------------------------------------------------
+
+
+class PeerSkip(Exception):
+    pass
+
+
+def _venv_python(ctx):
+    py = os.path.join(ctx["venv"], "bin", "python")
+    if not os.path.exists(py):
+        raise PeerSkip(f"no virtual environment at {ctx['venv']} "
+                       "(run.sh --peers creates it)")
+    return py
+
+
+def peer_iree(ctx, wl, mlir_path, dump_dir):
+    py = _venv_python(ctx)
+    iree_compile = os.path.join(ctx["venv"], "bin", "iree-compile")
+    if not os.path.exists(iree_compile):
+        raise PeerSkip("iree-compile is not installed in "
+                       f"{ctx['venv']} (pip install iree-base-compiler "
+                       "iree-base-runtime; run.sh --peers does it)")
+    vmfb = os.path.join(ctx["work"], wl[0] + ".iree.vmfb")
+    cmd = [iree_compile, mlir_path, "--iree-hal-target-backends=llvm-cpu",
+           "--iree-llvmcpu-target-cpu=host", "-o", vmfb]
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+    compile_s = time.perf_counter() - t0
+    if r.returncode != 0:
+        raise PeerSkip("iree-compile failed: " + r.stderr.strip()[-1500:])
+    fn = wl[1]
+    run = [py, os.path.join(HERE, "peer_iree.py"), "--vmfb", vmfb,
+           "--fn", fn, "--data", dump_dir, "--threads", str(ctx["threads"]),
+           "--reps", str(ctx["reps"]), "--budget", str(ctx["budget"])]
+    r = subprocess.run(run, capture_output=True, text=True, env=ctx["env"],
+                       timeout=ctx["timeout"])
+    last = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
+    if r.returncode != 0 or not last:
+        raise PeerSkip("IREE run failed: " + (r.stderr or r.stdout)
+                       .strip()[-1500:])
+    res = json.loads(last[-1])
+    res["compile_s"] = compile_s
+    res["note"] = ("iree-compile --iree-hal-target-backends=llvm-cpu "
+                   "--iree-llvmcpu-target-cpu=host; Python runtime, "
+                   f"local-task, {ctx['threads']} worker(s), inputs "
+                   "on the device before timing")
+    return res
+
+
+def peer_inductor(ctx, wl, mlir_path, dump_dir):
+    py = _venv_python(ctx)
+    r = subprocess.run([py, "-c", "import torch"], capture_output=True)
+    if r.returncode != 0:
+        raise PeerSkip(f"torch is not installed in {ctx['venv']}")
+    raise PeerSkip("the Torch Inductor runner is not implemented yet")
+
+
+PEERS = {"iree": peer_iree, "inductor": peer_inductor}
+
+
+# ---------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------
+
+
+def log(msg):
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
+def fmt(v, digits=3):
+    if v is None:
+        return "-"
+    if isinstance(v, str):
+        return v
+    if v == 0:
+        return "0"
+    if abs(v) >= 100:
+        return f"{v:.0f}"
+    if abs(v) >= 10:
+        return f"{v:.1f}"
+    return f"{v:.{digits - 1}f}" if abs(v) >= 1 else f"{v:.{digits}g}"
+
+
+def perf(seconds, flops, nbytes, bandwidth):
+    if not seconds:
+        return None
+    return (nbytes if bandwidth else flops) / seconds / 1e9
+
+
+def make_rows(res, machine, threads):
+    """Flattens one workload's result into table/CSV rows, one per anchor
+    or peer it is compared with."""
+    rows = []
+    bw = res["kind"] in BANDWIDTH_KINDS
+    unit = "GB/s" if bw else "GFLOP/s"
+    flops, nbytes = res.get("flops") or 0, res.get("bytes") or 0
+    roof = roofline_time(flops, nbytes, machine, threads) if nbytes else None
+    st = res.get("strata") or {}
+    s_med = st.get("median_s")
+    s_val = perf(s_med, flops, nbytes, bw)
+    base = {
+        "workload": res["name"], "kind": res["kind"], "shape": res["shape"],
+        "threads": threads, "unit": unit,
+        "strata": s_val, "strata_median_ms": s_med and s_med * 1e3,
+        "strata_runs": st.get("runs"),
+        "strata_roofline": (roof / s_med) if (roof and s_med) else None,
+        "compile_s": res.get("compile_s"),
+        "strata_rel_err": st.get("rel_err"),
+        "checked_against": st.get("checked_against"),
+        "status": res.get("status"),
+    }
+    comps = []
+    if bw and res.get("triad"):
+        t = res["triad"]
+        comps.append({"anchor": "triad", "anchor_value": t.get("gbs"),
+                      "anchor_median_ms": t["median_s"] * 1e3
+                      if t.get("median_s") else None,
+                      "anchor_runs": t.get("runs"),
+                      "anchor_roofline": None,
+                      "anchor_note": "STREAM-like triad, 3 x 128 MiB"})
+    for a in res.get("anchors", []):
+        comps.append({
+            "anchor": a["name"],
+            "anchor_value": perf(a.get("median_s"), flops, nbytes, bw),
+            "anchor_median_ms": a["median_s"] * 1e3
+            if a.get("median_s") else None,
+            "anchor_runs": a.get("runs"),
+            "anchor_roofline": (roof / a["median_s"])
+            if (roof and a.get("median_s")) else None,
+            "anchor_note": a.get("error") or a.get("note")})
+    for p in res.get("peers", []):
+        comps.append({
+            "anchor": "peer:" + p["name"],
+            "anchor_value": perf(p.get("median_s"), flops, nbytes, bw),
+            "anchor_median_ms": p["median_s"] * 1e3
+            if p.get("median_s") else None,
+            "anchor_runs": p.get("runs"),
+            "anchor_roofline": (roof / p["median_s"])
+            if (roof and p.get("median_s")) else None,
+            "anchor_note": p.get("skipped") or p.get("note")})
+    if not comps:
+        comps.append({"anchor": None})
+    for c in comps:
+        row = dict(base)
+        row.update(c)
+        v = c.get("anchor_value")
+        row["ratio"] = (s_val / v) if (s_val and v) else None
+        rows.append(row)
+    return rows
+
+
+CSV_FIELDS = ["workload", "kind", "shape", "threads", "unit", "strata",
+              "strata_median_ms", "strata_runs", "anchor", "anchor_value",
+              "anchor_median_ms", "anchor_runs", "ratio", "strata_roofline",
+              "anchor_roofline", "compile_s", "strata_rel_err",
+              "checked_against", "status", "anchor_note"]
+
+
+def print_table(rows, out=sys.stdout):
+    head = ["workload", "shape", "Strata", "unit", "vs", "anchor", "ratio",
+            "roof%", "compile s", "check"]
+    body = []
+    prev = None
+    for r in rows:
+        first = r["workload"] != prev
+        prev = r["workload"]
+        st = r["status"]
+        strata = fmt(r["strata"]) if r["strata"] else st
+        check = "-"
+        if r["strata_rel_err"] is not None or st in ("ok", "wrong"):
+            check = ("ok " if st == "ok" else "FAIL ") + (
+                f"{r['strata_rel_err']:.0e}" if r["strata_rel_err"]
+                is not None else "nan")
+        anchor_val = fmt(r.get("anchor_value"))
+        if r.get("anchor") and r.get("anchor_value") is None:
+            anchor_val = "skipped" if r["anchor"].startswith("peer:") \
+                else "error"
+        body.append([
+            r["workload"] if first else "", r["shape"] if first else "",
+            strata if first else "", r["unit"] if first else "",
+            r.get("anchor") or "-", anchor_val,
+            fmt(r.get("ratio")),
+            fmt(100 * r["strata_roofline"], 2)
+            if (first and r["strata_roofline"]) else "",
+            fmt(r["compile_s"]) if (first and r["compile_s"]) else "",
+            check if first else ""])
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
+    line = "  ".join(h.ljust(w) for h, w in zip(head, widths))
+    print(line, file=out)
+    print("-" * len(line), file=out)
+    for b in body:
+        print("  ".join(str(x).ljust(w) for x, w in zip(b, widths)), file=out)
+
+
+def git_describe():
+    try:
+        rev = subprocess.run(["git", "-C", REPO, "rev-parse", "--short",
+                              "HEAD"], capture_output=True, text=True,
+                             timeout=30).stdout.strip()
+        dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain",
+                                "--untracked-files=no"], capture_output=True,
+                               text=True, timeout=30).stdout.strip()
+        return rev + ("-dirty" if dirty else "") if rev else None
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
+# ---------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Benchmark Strata's host code against CPU anchors.")
+    ap.add_argument("--out", default="/tmp/strata-bench",
+                    help="results directory (default %(default)s)")
+    ap.add_argument("--quick", action="store_true",
+                    help="small shapes, short budgets: a smoke run")
+    ap.add_argument("--only", metavar="NAME",
+                    help="comma-separated workload names, kinds (matmul, "
+                    "softmax, ...), name prefixes (gemm, conv3x3) or globs")
+    ap.add_argument("--reps", type=int, default=10,
+                    help="timed runs per measurement, at most (default 10)")
+    ap.add_argument("--budget", type=float,
+                    help="seconds of timed runs per Strata measurement; "
+                    "fewer reps are taken when one run is long (default 10, "
+                    "2 with --quick); at least one timed run after the "
+                    "warm-up always")
+    ap.add_argument("--threads", type=int, choices=(1, 2), default=1,
+                    help="threads for the anchors and peers (Strata's code "
+                    "is single-threaded)")
+    ap.add_argument("--seed", type=int, default=1, help="input seed")
+    ap.add_argument("--peers", default="",
+                    help="comma-separated peers to run as well: "
+                    + ", ".join(PEERS) + " (or 'all')")
+    ap.add_argument("--venv", default="/tmp/strata-bench-venv",
+                    help="virtual environment with the peers' packages")
+    ap.add_argument("--bin", default=os.environ.get(
+        "STRATA_BIN", os.path.join(REPO, "build", "bin")),
+        help="directory with strata-compile and strata-hw "
+        "(default $STRATA_BIN or <repo>/build/bin)")
+    ap.add_argument("--cxx", default=os.environ.get("CXX_BENCH",
+                                                    "clang++-22"),
+                    help="compiler for the harness (default clang++-22)")
+    ap.add_argument("--harness", help="a prebuilt harness binary")
+    ap.add_argument("--build-dir", default="/tmp/strata-bench-build",
+                    help="where the harness is built")
+    ap.add_argument("--timeout", type=int, default=3600,
+                    help="seconds per harness run before it is killed")
+    ap.add_argument("--no-hugetlb", action="store_true",
+                    help="do not set GLIBC_TUNABLES=glibc.malloc.hugetlb=1")
+    args = ap.parse_args()
+    if args.budget is None:
+        args.budget = 2.0 if args.quick else 10.0
+    if args.reps < 1:
+        ap.error("--reps must be at least 1")
+
+    strata_compile = os.path.join(args.bin, "strata-compile")
+    strata_hw = os.path.join(args.bin, "strata-hw")
+    for tool in (strata_compile, strata_hw):
+        if not os.access(tool, os.X_OK):
+            sys.exit(f"bench.py: {tool} not found; build Strata or pass "
+                     "--bin")
+    peers = [p.strip() for p in args.peers.split(",") if p.strip()]
+    if peers == ["all"]:
+        peers = list(PEERS)
+    for p in peers:
+        if p not in PEERS:
+            sys.exit(f"bench.py: unknown peer {p!r}; known: "
+                     + ", ".join(PEERS))
+
+    workloads = select_workloads(args.quick, args.only)
+    machine = read_machine(strata_hw)
+    if args.harness:
+        exe, build_cmd = args.harness, None
+    else:
+        exe, build_cmd = build_harness(args.cxx, args.build_dir)
+
+    out = args.out
+    for sub in ("mlir", "lib", "logs", "data"):
+        os.makedirs(os.path.join(out, sub), exist_ok=True)
+    env = anchor_env(args.threads, not args.no_hugetlb)
+    ctx = {"venv": args.venv, "threads": args.threads, "reps": args.reps,
+           "budget": args.budget, "timeout": args.timeout, "env": env,
+           "work": os.path.join(out, "lib")}
+
+    log(f"{len(workloads)} workload(s), {args.threads} thread(s), "
+        f"results in {out}")
+    results = []
+    info = {}
+    for i, wl in enumerate(workloads, 1):
+        name, kind, dims = wl
+        res = {"name": name, "kind": kind, "dims": list(dims),
+               "shape": shape_text(kind, dims)}
+        mlir = os.path.join(out, "mlir", name + ".mlir")
+        with open(mlir, "w") as f:
+            f.write(GENERATORS[kind](*dims))
+        lib = os.path.join(out, "lib", name + ".so")
+        if os.path.exists(lib):
+            os.remove(lib)
+        log(f"[{i}/{len(workloads)}] {name}: compiling")
+        compile_s, cerr = compile_strata(strata_compile, mlir, lib)
+        res["compile_s"] = compile_s
+        if cerr:
+            res["compile_error"] = cerr
+            log(f"{name}: strata-compile failed:\n{cerr}")
+        dump = None
+        if peers:
+            dump = os.path.join(out, "data", name)
+            os.makedirs(dump, exist_ok=True)
+        log(f"[{i}/{len(workloads)}] {name}: running the harness")
+        hres, herr, hcmd = run_harness(
+            exe, wl, None if cerr else lib, args, env, dump,
+            os.path.join(out, "logs", name + ".log"))
+        res["harness_command"] = shlex.join(hcmd)
+        if herr:
+            res["status"] = "harness failed"
+            res["error"] = herr
+            log(f"{name}: {herr}")
+        else:
+            res.update({k: hres[k] for k in ("flops", "bytes", "strata",
+                                              "anchors", "reference",
+                                              "tolerance")})
+            if "triad" in hres:
+                res["triad"] = hres["triad"]
+            info = hres.get("info", info)
+            st = hres["strata"].get("status")
+            res["status"] = ("compile failed" if cerr else
+                             {"ok": "ok", "wrong": "wrong"}.get(st,
+                                                                 "run failed"))
+            if st == "error":
+                res["error"] = hres["strata"].get("error")
+        res["peers"] = []
+        for p in peers:
+            if herr:
+                res["peers"].append({"name": p, "skipped": "no inputs "
+                                     "(the harness failed)"})
+                continue
+            try:
+                pr = PEERS[p](ctx, wl, mlir, dump)
+                pr["name"] = p
+                res["peers"].append(pr)
+            except PeerSkip as e:
+                log(f"{name}: peer {p} skipped: {e}")
+                res["peers"].append({"name": p, "skipped": str(e)})
+            except (OSError, subprocess.TimeoutExpired) as e:
+                log(f"{name}: peer {p} failed: {e}")
+                res["peers"].append({"name": p, "skipped": str(e)})
+        if dump:
+            shutil.rmtree(dump, ignore_errors=True)
+        results.append(res)
+        for row in make_rows(res, machine, args.threads)[:1]:
+            log(f"{name}: Strata {fmt(row['strata'])} {row['unit']}, "
+                f"status {res['status']}")
+
+    rows = []
+    for res in results:
+        rows += make_rows(res, machine, args.threads)
+
+    peak = min(machine["f32_peak_core"] * args.threads,
+               machine["f32_peak_chip"])
+    print()
+    print(f"Strata CPU benchmark: {machine['model']}; {args.threads} "
+          f"thread(s) for the anchors and peers (Strata's code is "
+          f"single-threaded); f32 peak {peak / 1e9:.1f} GFLOP/s for "
+          f"{args.threads} core(s), DRAM {machine['dram_bw'] / 1e9:.1f} GB/s "
+          "(strata-hw info host)")
+    print(f"OpenBLAS core: {info.get('openblas_corename', '?')}; oneDNN "
+          f"{info.get('dnnl_version', '?')}; OPENBLAS_CORETYPE and "
+          "OPENBLAS_L2_SIZE unset; "
+          + ("GLIBC_TUNABLES=glibc.malloc.hugetlb=1" if not args.no_hugetlb
+             else "default malloc"))
+    print()
+    print_table(rows)
+    print()
+    print("ratio = Strata / anchor (higher is better for Strata); roof% = "
+          "Strata's share of its roofline; GB/s = compulsory traffic.")
+
+    # Files.
+    csv_path = os.path.join(out, "results.csv")
+    with open(csv_path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: ("" if r.get(k) is None else r.get(k))
+                        for k in CSV_FIELDS})
+    meta = {
+        "date": datetime.datetime.now().astimezone().isoformat(
+            timespec="seconds"),
+        "command": shlex.join([sys.executable] + sys.argv),
+        "repo": REPO, "commit": git_describe(),
+        "host": platform.node(), "cpu": _cpu_model(),
+        "machine": {k: v for k, v in machine.items()},
+        "threads": args.threads, "reps": args.reps, "budget_s": args.budget,
+        "quick": args.quick, "seed": args.seed,
+        "anchor_env": {
+            "OPENBLAS_CORETYPE": "unset", "OPENBLAS_L2_SIZE": "unset",
+            "OPENBLAS_NUM_THREADS": env["OPENBLAS_NUM_THREADS"],
+            "OMP_NUM_THREADS": env["OMP_NUM_THREADS"],
+            "GLIBC_TUNABLES": env.get("GLIBC_TUNABLES")},
+        "harness_build": build_cmd, "library_info": info, "peers": peers,
+    }
+    json_path = os.path.join(out, "results.json")
+    with open(json_path, "w") as f:
+        json.dump({"meta": meta, "workloads": results, "rows": rows}, f,
+                  indent=1)
+    print(f"\nwrote {csv_path} and {json_path}")
+    bad = [r["name"] for r in results if r.get("status") != "ok"]
+    if bad:
+        print("not ok: " + ", ".join(f"{r['name']} ({r['status']})"
+                                     for r in results
+                                     if r.get("status") != "ok"))
+    return 1 if bad else 0
+
+
+def _cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
