@@ -562,6 +562,13 @@ def perf(seconds, flops, nbytes, bandwidth):
     return (nbytes if bandwidth else flops) / seconds / 1e9
 
 
+def _peer_note(p):
+    err = p.get("rel_err")
+    check = ("result FAILS the check" if not p.get("pass") else "result ok") \
+        + (f" (rel err {err:.1e})" if err is not None else "")
+    return f"{p.get('note', '')}; {check}"
+
+
 def make_rows(res, machine, threads):
     """Flattens one workload's result into table/CSV rows, one per anchor
     or peer it is compared with."""
@@ -578,6 +585,7 @@ def make_rows(res, machine, threads):
         "threads": threads, "unit": unit,
         "strata": s_val, "strata_median_ms": s_med and s_med * 1e3,
         "strata_runs": st.get("runs"),
+        "strata_warmup_only": st.get("warmup_only"),
         "strata_roofline": (roof / s_med) if (roof and s_med) else None,
         "compile_s": res.get("compile_s"),
         "strata_rel_err": st.get("rel_err"),
@@ -612,7 +620,7 @@ def make_rows(res, machine, threads):
             "anchor_runs": p.get("runs"),
             "anchor_roofline": (roof / p["median_s"])
             if (roof and p.get("median_s")) else None,
-            "anchor_note": p.get("skipped") or p.get("note")})
+            "anchor_note": p.get("skipped") or _peer_note(p)})
     if not comps:
         comps.append({"anchor": None})
     for c in comps:
@@ -625,7 +633,8 @@ def make_rows(res, machine, threads):
 
 
 CSV_FIELDS = ["workload", "kind", "shape", "threads", "unit", "strata",
-              "strata_median_ms", "strata_runs", "anchor", "anchor_value",
+              "strata_median_ms", "strata_runs", "strata_warmup_only",
+              "anchor", "anchor_value",
               "anchor_median_ms", "anchor_runs", "ratio", "strata_roofline",
               "anchor_roofline", "compile_s", "strata_rel_err",
               "checked_against", "status", "anchor_note"]
@@ -641,12 +650,16 @@ def print_table(rows, out=sys.stdout):
         prev = r["workload"]
         st = r["status"]
         strata = fmt(r["strata"]) if r["strata"] else st
+        if r["strata"] and r.get("strata_warmup_only"):
+            strata += "*"
         check = "-"
         if r["strata_rel_err"] is not None or st in ("ok", "wrong"):
             check = ("ok " if st == "ok" else "FAIL ") + (
                 f"{r['strata_rel_err']:.0e}" if r["strata_rel_err"]
                 is not None else "nan")
         anchor_val = fmt(r.get("anchor_value"))
+        if "FAILS the check" in (r.get("anchor_note") or ""):
+            anchor_val += " (wrong)"
         if r.get("anchor") and r.get("anchor_value") is None:
             anchor_val = "skipped" if r["anchor"].startswith("peer:") \
                 else "error"
@@ -789,6 +802,16 @@ def main():
             exe, wl, None if cerr else lib, args, env, dump,
             os.path.join(out, "logs", name + ".log"))
         res["harness_command"] = shlex.join(hcmd)
+        if herr and not cerr:
+            # Strata's call may have crashed the harness: measure the
+            # anchors alone so that the row still says what they reach.
+            log(f"{name}: {herr}; running the anchors alone")
+            hres, herr2, _ = run_harness(
+                exe, wl, None, args, env, dump,
+                os.path.join(out, "logs", name + ".anchors.log"))
+            if not herr2:
+                hres["strata"] = {"status": "error", "error": herr}
+                herr = None
         if herr:
             res["status"] = "harness failed"
             res["error"] = herr
@@ -851,6 +874,9 @@ def main():
     print()
     print("ratio = Strata / anchor (higher is better for Strata); roof% = "
           "Strata's share of its roofline; GB/s = compulsory traffic.")
+    if any(r.get("strata_warmup_only") for r in rows):
+        print(f"* one call took over {3 * args.budget:g} s: the warm-up call "
+              "is the only sample.")
 
     # Files.
     csv_path = os.path.join(out, "results.csv")
