@@ -30,7 +30,7 @@ void buildReferencePipeline(mlir::OpPassManager &pm);
 
 struct HostCodegenOptions {
   std::string cpu = "native"; ///< LLVM CPU name, or "native"
-  std::string features;       ///< LLVM feature string ("+avx2,...")
+  std::string features;       ///< LLVM feature string ("+feature,-other")
   unsigned optLevel = 3;
 };
 

@@ -13,8 +13,8 @@ def StrataAttachTarget : Pass<"strata-attach-target", "::mlir::ModuleOp"> {
 
     ```mlir
     module {}
-    // --strata-attach-target=target=host-x86-avx512 ->
-    module attributes {strata.hw = #strata.hw<"host-x86-avx512", {...}>} {}
+    // --strata-attach-target=target=mychip.json ->
+    module attributes {strata.hw = #strata.hw<"mychip", {...}>} {}
     ```
   }];
   let options = [Option<"target", "target", "std::string", "\"\"",
