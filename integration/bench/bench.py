@@ -20,7 +20,6 @@ import platform
 import re
 import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import time
@@ -652,11 +651,13 @@ def print_table(rows, out=sys.stdout):
         strata = fmt(r["strata"]) if r["strata"] else st
         if r["strata"] and r.get("strata_warmup_only"):
             strata += "*"
+        if r["strata"] and st == "wrong":
+            strata += " (wrong)"
         check = "-"
         if r["strata_rel_err"] is not None or st in ("ok", "wrong"):
             check = ("ok " if st == "ok" else "FAIL ") + (
                 f"{r['strata_rel_err']:.0e}" if r["strata_rel_err"]
-                is not None else "nan")
+                is not None else "NaN/Inf")
         anchor_val = fmt(r.get("anchor_value"))
         if "FAILS the check" in (r.get("anchor_note") or ""):
             anchor_val += " (wrong)"
@@ -810,7 +811,13 @@ def main():
                 exe, wl, None, args, env, dump,
                 os.path.join(out, "logs", name + ".anchors.log"))
             if not herr2:
-                hres["strata"] = {"status": "error", "error": herr}
+                sig = ""
+                m = re.match(r"harness exited with (-\d+)", herr)
+                if m:
+                    sig = f" (signal {-int(m.group(1))})"
+                hres["strata"] = {"status": "error",
+                                  "error": f"the call crashed the harness"
+                                  f"{sig}; log: logs/{name}.log"}
                 herr = None
         if herr:
             res["status"] = "harness failed"
@@ -859,7 +866,7 @@ def main():
     peak = min(machine["f32_peak_core"] * args.threads,
                machine["f32_peak_chip"])
     print()
-    print(f"Strata CPU benchmark: {machine['model']}; {args.threads} "
+    print(f"Strata CPU benchmark on {machine['model']}; {args.threads} "
           f"thread(s) for the anchors and peers (Strata's code is "
           f"single-threaded); f32 peak {peak / 1e9:.1f} GFLOP/s for "
           f"{args.threads} core(s), DRAM {machine['dram_bw'] / 1e9:.1f} GB/s "
@@ -907,11 +914,19 @@ def main():
         json.dump({"meta": meta, "workloads": results, "rows": rows}, f,
                   indent=1)
     print(f"\nwrote {csv_path} and {json_path}")
-    bad = [r["name"] for r in results if r.get("status") != "ok"]
-    if bad:
-        print("not ok: " + ", ".join(f"{r['name']} ({r['status']})"
-                                     for r in results
-                                     if r.get("status") != "ok"))
+    bad = [r for r in results if r.get("status") != "ok"]
+    for r in bad:
+        why = r.get("error") or r.get("compile_error") or ""
+        if r.get("status") == "wrong":
+            st = r.get("strata", {})
+            def e(v):
+                return "NaN/Inf in the output" if v is None else f"{v:.2e}"
+            why = (f"relative error {e(st.get('rel_err'))} after the first "
+                   f"call, {e(st.get('rel_err_after_runs'))} after the "
+                   f"timed ones; tolerance {r.get('tolerance')}")
+        why = why.strip().splitlines()
+        print(f"not ok: {r['name']}: {r['status']}"
+              + (f": {why[-1][:300]}" if why else ""))
     return 1 if bad else 0
 
 

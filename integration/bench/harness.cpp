@@ -274,12 +274,11 @@ void biasGelu(float *__restrict y, const float *__restrict bias, int64_t m,
     const __m512 half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f),
                  rsqrt2 = _mm512_set1_ps(0.70710678118654752f);
     for (; j + 16 <= n; j += 16) {
-      __m512 h = _mm512_add_ps(_mm512_loadu_ps(row + j),
-                               _mm512_loadu_ps(bias + j));
+      __m512 h =
+          _mm512_add_ps(_mm512_loadu_ps(row + j), _mm512_loadu_ps(bias + j));
       __m512 e = _ZGVeN16v_erff(_mm512_mul_ps(h, rsqrt2));
-      _mm512_storeu_ps(row + j,
-                       _mm512_mul_ps(_mm512_mul_ps(half, h),
-                                     _mm512_add_ps(one, e)));
+      _mm512_storeu_ps(row + j, _mm512_mul_ps(_mm512_mul_ps(half, h),
+                                              _mm512_add_ps(one, e)));
     }
 #endif
     for (; j < n; ++j) {
@@ -394,14 +393,14 @@ struct DnnlConv {
     dnnl_dims_t srcDims = {n, c, ih, iw}, wDims = {f, c, kh, kw},
                 dstDims = {n, f, oh, ow};
     dnnl_memory_desc_t srcMd, wAnyMd, wUserMd, dstMd;
-    DNNL_TRY(dnnl_memory_desc_init_by_tag(&srcMd, 4, srcDims, dnnl_f32,
-                                          dnnl_nhwc));
+    DNNL_TRY(
+        dnnl_memory_desc_init_by_tag(&srcMd, 4, srcDims, dnnl_f32, dnnl_nhwc));
     DNNL_TRY(dnnl_memory_desc_init_by_tag(&wAnyMd, 4, wDims, dnnl_f32,
                                           dnnl_format_tag_any));
-    DNNL_TRY(dnnl_memory_desc_init_by_tag(&wUserMd, 4, wDims, dnnl_f32,
-                                          dnnl_hwio));
-    DNNL_TRY(dnnl_memory_desc_init_by_tag(&dstMd, 4, dstDims, dnnl_f32,
-                                          dnnl_nhwc));
+    DNNL_TRY(
+        dnnl_memory_desc_init_by_tag(&wUserMd, 4, wDims, dnnl_f32, dnnl_hwio));
+    DNNL_TRY(
+        dnnl_memory_desc_init_by_tag(&dstMd, 4, dstDims, dnnl_f32, dnnl_nhwc));
     dnnl_dims_t strides = {1, 1}, pad = {0, 0};
     dnnl_convolution_desc_t cd;
     DNNL_TRY(dnnl_convolution_forward_desc_init(
@@ -624,14 +623,14 @@ bool setupWorkload(Workload &w, Rng &rng, std::string &err) {
     w.outputs = {makeTensor({m, n})};
     w.flops = 2.0 * m * n * k;
     auto y1 = makeTensor({m, n}), y2 = makeTensor({m, n});
-    w.anchors.push_back(
-        {"openblas_sgemm+gelu", "cblas_sgemm, then a separate bias+GELU pass",
-         [=] {
-           blasGemm(x->data(), wt->data(), y1->data(), m, n, k);
-           biasGelu(y1->data(), b->data(), m, n);
-           return true;
-         },
-         y1});
+    w.anchors.push_back({"openblas_sgemm+gelu",
+                         "cblas_sgemm, then a separate bias+GELU pass",
+                         [=] {
+                           blasGemm(x->data(), wt->data(), y1->data(), m, n, k);
+                           biasGelu(y1->data(), b->data(), m, n);
+                           return true;
+                         },
+                         y1});
     w.anchors.push_back(
         {"dnnl_sgemm+gelu", "dnnl_sgemm, then a separate bias+GELU pass",
          [=] {
@@ -722,11 +721,11 @@ bool setupWorkload(Workload &w, Rng &rng, std::string &err) {
                 for (int64_t ky = 0; ky < kh; ++ky)
                   for (int64_t kx = 0; kx < kw; ++kx)
                     for (int64_t ci = 0; ci < c; ++ci)
-                      acc += double(in->data()[((b * ih + y + ky) * iw + x +
-                                                kx) *
-                                                   c +
-                                               ci]) *
-                             wt->data()[((ky * kw + kx) * c + ci) * f + co];
+                      acc +=
+                          double(
+                              in->data()[((b * ih + y + ky) * iw + x + kx) * c +
+                                         ci]) *
+                          wt->data()[((ky * kw + kx) * c + ci) * f + co];
                 o->data()[((b * oh + y) * ow + x) * f + co] = float(acc);
               }
       };
@@ -975,7 +974,8 @@ int main(int argc, char **argv) {
       bool warmupOnly = warm > 3 * budget;
       int n = reps;
       if (warm > 0)
-        n = int(std::min<double>(reps, std::max(1.0, std::floor(budget / warm))));
+        n = int(
+            std::min<double>(reps, std::max(1.0, std::floor(budget / warm))));
       if (warmupOnly)
         samples.push_back(warm);
       else
