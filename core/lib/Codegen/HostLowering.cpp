@@ -32,12 +32,17 @@ using namespace mlir;
 
 void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createStrataEmitCInterface());
-  addPipeline(pm, "convert-linalg-to-loops,convert-scf-to-cf,"
-                  "expand-strided-metadata,lower-affine,"
-                  "finalize-memref-to-llvm,convert-math-to-llvm,"
-                  "convert-math-to-libm,convert-arith-to-llvm,"
-                  "convert-index-to-llvm,convert-cf-to-llvm,"
-                  "convert-func-to-llvm,reconcile-unrealized-casts");
+  // Vector ops (from plugins that vectorize) lower too; plain loops have none.
+  // Math first: libm calls for what LLVM has no intrinsic for (erf, tanh)
+  // scalarize vector math into vector ops that the vector lowering then
+  // handles.
+  addPipeline(pm, "convert-linalg-to-loops,convert-math-to-llvm,"
+                  "convert-math-to-libm,convert-vector-to-scf,lower-affine,"
+                  "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+                  "convert-vector-to-llvm,finalize-memref-to-llvm,"
+                  "convert-arith-to-llvm,convert-index-to-llvm,"
+                  "convert-cf-to-llvm,convert-func-to-llvm,convert-ub-to-llvm,"
+                  "reconcile-unrealized-casts");
 }
 
 void strata::buildReferencePipeline(OpPassManager &pm) {

@@ -8,6 +8,7 @@
 #include "HostDescription.h"
 
 #include "strata/Codegen/HostLowering.h"
+#include "strata/Pipeline/Pipeline.h"
 #include "strata/Runtime/HostDevice.h"
 #include "strata/Target/TargetRegistry.h"
 
@@ -42,8 +43,18 @@ public:
     return cpu::describeHostMachine();
   }
 
+  // Loops in affine form, vectorized along the innermost dimension at the
+  // description's f32 vector width, then the shared host lowering.
   void buildLoweringPipeline(mlir::OpPassManager &pm,
-                             const hw::Description &) const override {
+                             const hw::Description &chip) const override {
+    int64_t lanes = chip.vector ? chip.vector->widthBits / 32 : 4;
+    addPipeline(
+        pm, llvm::formatv("func.func(convert-linalg-to-affine-loops,"
+                          "affine-loop-normalize{{promote-single-iter=true},"
+                          "affine-super-vectorize{{virtual-vector-size="
+                          "{0} vectorize-reductions=true})",
+                          lanes)
+                .str());
     buildLoopsToLLVMPipeline(pm);
   }
 
