@@ -43,18 +43,21 @@ public:
     return cpu::describeHostMachine();
   }
 
-  // Loops in affine form, vectorized along the innermost dimension at the
-  // description's f32 vector width, then the shared host lowering.
+  // Loops in affine form, vectorized at the description's f32 vector width
+  // along a loop whose accesses are contiguous (test-fastest-varying=0: the
+  // memref's fastest-varying dimension); a strided loop would turn every
+  // vector load into a gather. Then the shared host lowering.
   void buildLoweringPipeline(mlir::OpPassManager &pm,
                              const hw::Description &chip) const override {
     int64_t lanes = chip.vector ? chip.vector->widthBits / 32 : 4;
     addPipeline(
-        pm, llvm::formatv("func.func(convert-linalg-to-affine-loops,"
-                          "affine-loop-normalize{{promote-single-iter=true},"
-                          "affine-super-vectorize{{virtual-vector-size="
-                          "{0} vectorize-reductions=true})",
-                          lanes)
-                .str());
+        pm,
+        llvm::formatv("func.func(convert-linalg-to-affine-loops,"
+                      "affine-loop-normalize{{promote-single-iter=true},"
+                      "affine-super-vectorize{{virtual-vector-size="
+                      "{0} vectorize-reductions=true test-fastest-varying=0})",
+                      lanes)
+            .str());
     buildLoopsToLLVMPipeline(pm);
   }
 
