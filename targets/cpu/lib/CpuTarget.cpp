@@ -46,18 +46,20 @@ public:
   // Loops in affine form, vectorized at the description's f32 vector width
   // along a loop whose accesses are contiguous (test-fastest-varying=0: the
   // memref's fastest-varying dimension); a strided loop would turn every
-  // vector load into a gather. Then the shared host lowering.
+  // vector load into a gather. f32 transcendentals become polynomials that
+  // stay vectorized instead of scalar libm calls. Then the shared host
+  // lowering.
   void buildLoweringPipeline(mlir::OpPassManager &pm,
                              const hw::Description &chip) const override {
     int64_t lanes = chip.vector ? chip.vector->widthBits / 32 : 4;
-    addPipeline(
-        pm,
-        llvm::formatv("func.func(convert-linalg-to-affine-loops,"
-                      "affine-loop-normalize{{promote-single-iter=true},"
-                      "affine-super-vectorize{{virtual-vector-size="
-                      "{0} vectorize-reductions=true test-fastest-varying=0})",
-                      lanes)
-            .str());
+    addPipeline(pm, llvm::formatv(
+                        "func.func(convert-linalg-to-affine-loops,"
+                        "affine-loop-normalize{{promote-single-iter=true},"
+                        "affine-super-vectorize{{virtual-vector-size="
+                        "{0} vectorize-reductions=true test-fastest-varying=0},"
+                        "strata-approximate-math)",
+                        lanes)
+                        .str());
     buildLoopsToLLVMPipeline(pm);
   }
 

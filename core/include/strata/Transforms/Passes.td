@@ -81,6 +81,25 @@ def StrataPrepareEntryPoints
                            "::mlir::bufferization::BufferizationDialect"];
 }
 
+def StrataApproximateMath : Pass<"strata-approximate-math"> {
+  let summary = "Replace f32 transcendental math by polynomial approximations";
+  let description = [{
+    `math.exp`, `math.tanh`, `math.erf`, `math.log` and their kin on f32
+    (scalars and vectors) become polynomial approximations built of arith
+    ops, which vectorize, instead of calls to scalar libm. A bandwidth-bound
+    softmax or GELU needs a vector exp/erf to keep up with memory. Other
+    element types are left alone.
+
+    ```mlir
+    %y = math.exp %x : vector<16xf32>
+    // -> arith.mulf / arith.addf / bit manipulation on vector<16xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def StrataEmitCInterface : Pass<"strata-emit-c-interface", "::mlir::ModuleOp"> {
   let summary = "Export public functions with MLIR's C interface";
   let description = [{
