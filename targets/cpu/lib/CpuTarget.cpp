@@ -47,8 +47,8 @@ public:
   // along a loop whose accesses are contiguous (test-fastest-varying=0: the
   // memref's fastest-varying dimension); a strided loop would turn every
   // vector load into a gather. f32 transcendentals become polynomials that
-  // stay vectorized instead of scalar libm calls. Then the shared host
-  // lowering.
+  // stay vectorized instead of scalar libm calls; accumulators stay in
+  // registers across reduction loops. Then the shared host lowering.
   void buildLoweringPipeline(mlir::OpPassManager &pm,
                              const hw::Description &chip) const override {
     int64_t lanes = chip.vector ? chip.vector->widthBits / 32 : 4;
@@ -57,7 +57,8 @@ public:
                         "affine-loop-normalize{{promote-single-iter=true},"
                         "affine-super-vectorize{{virtual-vector-size="
                         "{0} vectorize-reductions=true test-fastest-varying=0},"
-                        "strata-approximate-math)",
+                        "strata-approximate-math),lower-affine,"
+                        "func.func(strata-hoist-vector-transfers)",
                         lanes)
                         .str());
     buildLoopsToLLVMPipeline(pm);

@@ -100,6 +100,31 @@ def StrataApproximateMath : Pass<"strata-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def StrataHoistVectorTransfers : Pass<"strata-hoist-vector-transfers"> {
+  let summary = "Keep loop-invariant vector transfers in registers";
+  let description = [{
+    A `vector.transfer_read`/`transfer_write` pair on the same buffer and
+    indices inside an `scf.for` (an accumulator, typically) moves out of the
+    loop and the value travels through `iter_args` instead of memory. Distinct
+    buffers are assumed not to overlap, as the library ABI requires
+    (docs/abi.md); loops must run at least once.
+
+    ```mlir
+    scf.for %k = %c0 to %c512 step %c1 {
+      %acc = vector.transfer_read %C[%i, %j] ...
+      ...
+      vector.transfer_write %new, %C[%i, %j] ...
+    }
+    // ->
+    %acc0 = vector.transfer_read %C[%i, %j] ...
+    %r = scf.for %k = ... iter_args(%acc = %acc0) { ... scf.yield %new }
+    vector.transfer_write %r, %C[%i, %j] ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def StrataEmitCInterface : Pass<"strata-emit-c-interface", "::mlir::ModuleOp"> {
   let summary = "Export public functions with MLIR's C interface";
   let description = [{
