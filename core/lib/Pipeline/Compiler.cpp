@@ -56,44 +56,21 @@ static LogicalResult runPasses(PassManager &pm, ModuleOp module,
   return result;
 }
 
-/// After bufferization every public function passes its results as trailing
-/// output arguments (the library ABI); anything else is a pipeline bug that
-/// would make callers read garbage, so it is reported, not compiled.
-static LogicalResult checkDestinationPassing(ModuleOp module) {
-  bool ok = true;
-  for (auto func : module.getOps<func::FuncOp>())
-    if (func.isPublic() && !func.isExternal() && func.getNumResults() != 0) {
-      for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
-        if (auto shaped = dyn_cast<ShapedType>(type);
-            shaped && !shaped.hasStaticShape()) {
-          func.emitError() << "result #" << i << " has a dynamic shape ("
-                           << type
-                           << "); results must have static shapes to be "
-                              "passed as output arguments";
-          ok = false;
-        }
-      if (ok)
-        func.emitError() << "still returns " << func.getNumResults()
-                         << " value(s) after bufferization; expected "
-                            "results as output arguments";
-      ok = false;
-    }
-  return success(ok);
-}
-
-LogicalResult strata::runCoreStages(ModuleOp module,
-                                    const hw::Description &chip,
-                                    const PassManagerHook &hook) {
+void strata::attachDescription(ModuleOp module, const hw::Description &chip) {
   MLIRContext *ctx = module.getContext();
   ctx->getOrLoadDialect<StrataDialect>();
   auto dict = cast<DictionaryAttr>(jsonToAttribute(ctx, chip.document));
   module->setAttr(StrataDialect::kHardwareAttrName,
                   HardwareAttr::get(ctx, chip.name, dict));
-  PassManager pm(ctx);
+}
+
+LogicalResult strata::runCoreStages(ModuleOp module,
+                                    const hw::Description &chip,
+                                    const PassManagerHook &hook) {
+  attachDescription(module, chip);
+  PassManager pm(module.getContext());
   buildCorePipeline(pm, chip);
-  if (failed(runPasses(pm, module, hook, "core stages S1-S4")))
-    return failure();
-  return checkDestinationPassing(module);
+  return runPasses(pm, module, hook, "core stages S1-S4");
 }
 
 LogicalResult strata::runPluginLowering(ModuleOp module,
@@ -112,13 +89,7 @@ LogicalResult strata::runPluginLowering(ModuleOp module,
 LogicalResult strata::runReferenceLowering(ModuleOp module,
                                            const PassManagerHook &hook) {
   PassManager pm(module.getContext());
-  buildPreparePipeline(pm);
-  buildBufferizePipeline(pm);
-  if (failed(runPasses(pm, module, hook, "reference bufferization")) ||
-      failed(checkDestinationPassing(module)))
-    return failure();
-  pm.clear();
-  buildLoopsToLLVMPipeline(pm);
+  buildReferencePipeline(pm);
   if (failed(runPasses(pm, module, hook, "reference lowering")))
     return failure();
   return checkFullyLowered(module, {"llvm"}, "the reference lowering");

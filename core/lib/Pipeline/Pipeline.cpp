@@ -52,6 +52,7 @@ void strata::buildBufferizePipeline(OpPassManager &pm) {
                   "buffer-results-to-out-params{hoist-static-allocs "
                   "modify-public-functions},"
                   "canonicalize,buffer-deallocation-pipeline,canonicalize");
+  pm.addPass(createStrataVerifyDestinationPassing());
 }
 
 void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &) {

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
+#include "strata/Pipeline/Compiler.h"
 #include "strata/Target/TargetRegistry.h"
 #include "strata/Transforms/Passes.h"
 
@@ -30,12 +31,7 @@ struct AttachTarget : strata::impl::StrataAttachTargetBase<AttachTarget> {
                                  << result.formatErrors();
       return signalPassFailure();
     }
-    MLIRContext *ctx = &getContext();
-    auto dict = cast<DictionaryAttr>(
-        jsonToAttribute(ctx, result.description->document));
-    getOperation()->setAttr(
-        StrataDialect::kHardwareAttrName,
-        HardwareAttr::get(ctx, result.description->name, dict));
+    attachDescription(getOperation(), *result.description);
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<StrataDialect>();

@@ -37,6 +37,9 @@ mlir::OwningOpRef<mlir::ModuleOp> parseInputFile(llvm::StringRef path,
                                                  llvm::SourceMgr &sourceMgr,
                                                  std::string &openError);
 
+/// Attaches `chip` to the module as `strata.hw`.
+void attachDescription(mlir::ModuleOp module, const hw::Description &chip);
+
 /// Attaches `chip` to the module (strata.hw) and runs S1-S4.
 mlir::LogicalResult runCoreStages(mlir::ModuleOp module,
                                   const hw::Description &chip,

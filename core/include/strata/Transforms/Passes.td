@@ -125,6 +125,22 @@ def StrataHoistVectorTransfers : Pass<"strata-hoist-vector-transfers"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def StrataVerifyDestinationPassing
+    : Pass<"strata-verify-destination-passing", "::mlir::ModuleOp"> {
+  let summary = "Check that public functions return nothing after bufferization";
+  let description = [{
+    The library ABI passes every result as a trailing output argument. A
+    public function that still returns values after bufferization (a dynamic
+    result shape, say) would make callers read garbage, so it is reported at
+    the function instead of being compiled:
+
+    ```
+    error: result #0 has a dynamic shape ('memref<?xf32>'); results must have
+    static shapes to be passed as output arguments
+    ```
+  }];
+}
+
 def StrataEmitCInterface : Pass<"strata-emit-c-interface", "::mlir::ModuleOp"> {
   let summary = "Export public functions with MLIR's C interface";
   let description = [{
