@@ -70,7 +70,6 @@ TEST(TargetRegistry, ShippedDescriptionsResolve) {
 }
 
 TEST(TargetRegistry, UnbuiltPluginIsAnErrorWhenRequired) {
-  hw::Description chip;
   hw::LoadResult loose = registry().resolve("nvidia-h200", false);
   ASSERT_TRUE(loose) << loose.formatErrors();
   if (registry().lookup(loose.description->plugin))

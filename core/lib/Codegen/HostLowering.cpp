@@ -37,7 +37,7 @@ void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
   // scalarize vector math into vector ops that the vector lowering then
   // handles.
   addPipeline(pm, "convert-linalg-to-loops,convert-math-to-llvm,"
-                  "convert-math-to-libm,convert-vector-to-scf,lower-affine,"
+                  "convert-math-to-libm,convert-vector-to-scf,"
                   "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
                   "convert-vector-to-llvm,finalize-memref-to-llvm,"
                   "convert-arith-to-llvm,convert-index-to-llvm,"

@@ -153,12 +153,7 @@ std::optional<double> Validator::number(const json &obj,
   const json *value = member(obj, path, key, required, expected);
   if (!value)
     return std::nullopt;
-  if (!value->is_number()) {
-    error(childPath(path, key),
-          fmt::format("expected {}, got {}", expected, describe(*value)));
-    return std::nullopt;
-  }
-  double x = value->get<double>();
+  double x = value->is_number() ? value->get<double>() : NAN;
   if (!std::isfinite(x) || (bound == Bound::Positive && !(x > 0)) ||
       (bound == Bound::NonNegative && !(x >= 0))) {
     error(childPath(path, key),
