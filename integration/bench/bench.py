@@ -522,11 +522,29 @@ def peer_iree(ctx, wl, mlir_path, dump_dir):
 
 
 def peer_inductor(ctx, wl, mlir_path, dump_dir):
+    """Torch Inductor: peer_inductor.py builds the same computation in
+    PyTorch (not from the MLIR file: Inductor takes no MLIR) and runs it
+    through torch.compile on the harness's inputs."""
     py = _venv_python(ctx)
     r = subprocess.run([py, "-c", "import torch"], capture_output=True)
     if r.returncode != 0:
-        raise PeerSkip(f"torch is not installed in {ctx['venv']}")
-    raise PeerSkip("the Torch Inductor runner is not implemented yet")
+        raise PeerSkip(f"torch is not installed in {ctx['venv']} "
+                       "(pip install torch numpy; run.sh --peers does it)")
+    name, kind, _ = wl
+    run = [py, os.path.join(HERE, "peer_inductor.py"), "--kind", kind,
+           "--data", dump_dir, "--threads", str(ctx["threads"]),
+           "--reps", str(ctx["reps"]), "--budget", str(ctx["budget"]),
+           "--cache-dir", os.path.join(ctx["work"], name + ".inductor")]
+    r = subprocess.run(run, capture_output=True, text=True, env=ctx["env"],
+                       timeout=ctx["timeout"])
+    last = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
+    if r.returncode != 0 or not last:
+        raise PeerSkip("Inductor run failed: " + (r.stderr or r.stdout)
+                       .strip()[-1500:])
+    res = json.loads(last[-1])
+    if "skip" in res:
+        raise PeerSkip(res["skip"])
+    return res
 
 
 PEERS = {"iree": peer_iree, "inductor": peer_inductor}

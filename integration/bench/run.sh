@@ -3,7 +3,7 @@
 # the repository's build/bin tools. All arguments go to bench.py, e.g.
 #   integration/bench/run.sh --quick
 #   integration/bench/run.sh --only gemm_1024,softmax --threads 2
-#   integration/bench/run.sh --quick --peers iree
+#   integration/bench/run.sh --quick --peers iree,inductor
 # Environment: STRATA_BIN (default <repo>/build/bin),
 # STRATA_BENCH_VENV (default /tmp/strata-bench-venv).
 set -euo pipefail
@@ -13,9 +13,25 @@ repo="$(cd "$here/../.." && pwd)"
 bin="${STRATA_BIN:-$repo/build/bin}"
 venv="${STRATA_BENCH_VENV:-/tmp/strata-bench-venv}"
 
-# Anchors: OpenBLAS and oneDNN from Debian, clang++-22 for the harness.
+# Which peers --peers asks for.
+peers=""
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case "${args[i]}" in
+  --peers) peers="${args[i + 1]:-}" ;;
+  --peers=*) peers="${args[i]#--peers=}" ;;
+  esac
+done
+want_iree=0 want_torch=0
+[[ $peers == *iree* || $peers == all ]] && want_iree=1
+[[ $peers == *inductor* || $peers == all ]] && want_torch=1
+
+# Anchors: OpenBLAS and oneDNN from Debian, clang++-22 for the harness;
+# g++ for Inductor's generated C++ (its default compiler).
 missing=()
-for pkg in libopenblas-dev libdnnl-dev; do
+pkgs=(libopenblas-dev libdnnl-dev)
+((want_torch)) && pkgs+=(g++)
+for pkg in "${pkgs[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if ((${#missing[@]})); then
@@ -28,22 +44,21 @@ fi
 command -v clang++-22 >/dev/null ||
   { echo "run.sh: clang++-22 is needed to build the harness" >&2; exit 1; }
 
-# Peers: a virtual environment with IREE, only when --peers asks for it.
-peers=""
-args=("$@")
-for ((i = 0; i < ${#args[@]}; i++)); do
-  case "${args[i]}" in
-  --peers) peers="${args[i + 1]:-}" ;;
-  --peers=*) peers="${args[i]#--peers=}" ;;
-  esac
-done
-if [[ $peers == *iree* || $peers == all ]]; then
-  if [[ ! -x $venv/bin/iree-compile ]]; then
-    echo "run.sh: creating $venv with iree-base-compiler, iree-base-runtime" >&2
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --upgrade pip
-    "$venv/bin/pip" install -q iree-base-compiler iree-base-runtime numpy
-  fi
+# Peers: one virtual environment, with only what --peers asks for: IREE's
+# compiler and runtime, and/or PyTorch for Inductor (plain `pip install
+# torch` from PyPI, the only registry these machines reach).
+if ((want_iree || want_torch)) && [[ ! -x $venv/bin/python ]]; then
+  echo "run.sh: creating $venv" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --upgrade pip
+fi
+if ((want_iree)) && [[ ! -x $venv/bin/iree-compile ]]; then
+  echo "run.sh: installing iree-base-compiler, iree-base-runtime in $venv" >&2
+  "$venv/bin/pip" install -q iree-base-compiler iree-base-runtime numpy
+fi
+if ((want_torch)) && ! "$venv/bin/python" -c "import torch" 2>/dev/null; then
+  echo "run.sh: installing torch in $venv (a few minutes)" >&2
+  "$venv/bin/pip" install -q torch numpy
 fi
 
 for tool in strata-compile strata-hw; do

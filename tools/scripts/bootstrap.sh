@@ -6,7 +6,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
           lld-22 cmake ninja-build ccache nlohmann-json3-dev libfmt-dev
-          libspdlog-dev libgtest-dev libclang-rt-22-dev python3 binutils)
+          libspdlog-dev libgtest-dev libclang-rt-22-dev libomp-22-dev python3
+          binutils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -6,6 +6,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -27,12 +28,18 @@
 #ifndef STRATA_HOST_LINKER
 #define STRATA_HOST_LINKER "clang"
 #endif
+// Where the OpenMP runtime (libomp.so, Debian package libomp-22-dev) lives:
+// LLVM's library folder.
+#ifndef STRATA_OPENMP_LIBRARY_DIR
+#define STRATA_OPENMP_LIBRARY_DIR ""
+#endif
 
 using namespace mlir;
 
 void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createStrataEmitCInterface());
-  // Vector ops (from plugins that vectorize) lower too; plain loops have none.
+  // Vector ops (from plugins that vectorize) and OpenMP ops (from plugins that
+  // run grid loops on threads) lower too; plain loops have neither.
   // Math first: libm calls for what LLVM has no intrinsic for (erf, tanh)
   // scalarize vector math into vector ops that the vector lowering then
   // handles.
@@ -42,7 +49,7 @@ void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
                   "convert-vector-to-llvm,finalize-memref-to-llvm,"
                   "convert-arith-to-llvm,convert-index-to-llvm,"
                   "convert-cf-to-llvm,convert-func-to-llvm,convert-ub-to-llvm,"
-                  "reconcile-unrealized-casts");
+                  "convert-openmp-to-llvm,reconcile-unrealized-casts");
 }
 
 void strata::buildReferencePipeline(OpPassManager &pm) {
@@ -104,10 +111,24 @@ static llvm::Error emitObject(llvm::Module &module, llvm::TargetMachine &tm,
   return llvm::Error::success();
 }
 
+/// Whether `module` calls the OpenMP runtime (the code the LLVM translation
+/// of omp.parallel/omp.wsloop emits calls __kmpc_* entry points).
+static bool callsOpenMPRuntime(const llvm::Module &module) {
+  return llvm::any_of(module.functions(), [](const llvm::Function &fn) {
+    return fn.isDeclaration() && !fn.use_empty() &&
+           (fn.getName().starts_with("__kmpc_") ||
+            fn.getName().starts_with("omp_"));
+  });
+}
+
 /// Links `object` into the shared library `path` with the host toolchain.
+/// With `openmp`, the library depends on libomp and finds it through its
+/// RUNPATH when dlopen loads it. Only libraries whose code calls the runtime
+/// get it, so that programs without threads keep loading no thread pool
+/// (and need no libomp installed).
 static llvm::Error linkSharedLibrary(llvm::StringRef object,
                                      llvm::StringRef path,
-                                     llvm::StringRef finalPath) {
+                                     llvm::StringRef finalPath, bool openmp) {
   auto linker = llvm::sys::findProgramByName(STRATA_HOST_LINKER);
   if (!linker)
     linker = llvm::sys::findProgramByName("clang");
@@ -117,6 +138,19 @@ static llvm::Error linkSharedLibrary(llvm::StringRef object,
   std::string message;
   llvm::SmallVector<llvm::StringRef> args = {
       *linker, "-shared", "-fuse-ld=lld", "-o", path, object, "-lm"};
+  std::string libraryDir = STRATA_OPENMP_LIBRARY_DIR;
+  std::string searchFlag = "-L" + libraryDir;
+  std::string rpathFlag = "-Wl,-rpath," + libraryDir;
+  if (openmp) {
+    llvm::SmallString<128> runtime(libraryDir);
+    llvm::sys::path::append(runtime, "libomp.so");
+    if (libraryDir.empty() || !llvm::sys::fs::exists(runtime))
+      return llvm::createStringError(llvm::formatv(
+          "linking '{0}': its code runs on threads, but the OpenMP runtime "
+          "'{1}' is not installed (Debian: libomp-22-dev)",
+          finalPath, runtime));
+    args.append({searchFlag, rpathFlag, "-lomp"});
+  }
   int rc = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, {}, 0, 0,
                                      &message);
   if (rc != 0)
@@ -132,6 +166,7 @@ llvm::Error strata::writeHostArtifact(ModuleOp module, EmitKind kind,
   initializeNativeTarget();
   registerBuiltinDialectTranslation(*module->getContext());
   registerLLVMDialectTranslation(*module->getContext());
+  registerOpenMPDialectTranslation(*module->getContext());
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -195,7 +230,8 @@ llvm::Error strata::writeHostArtifact(ModuleOp module, EmitKind kind,
     return err;
   std::string partial = (path + ".partial").str();
   llvm::FileRemover removePartial(partial);
-  if (llvm::Error err = linkSharedLibrary(object, partial, path))
+  if (llvm::Error err = linkSharedLibrary(object, partial, path,
+                                          callsOpenMPRuntime(*llvmModule)))
     return err;
   if (std::error_code ec = llvm::sys::fs::rename(partial, path))
     return llvm::createStringError(

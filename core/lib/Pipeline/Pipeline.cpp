@@ -40,10 +40,14 @@ void strata::buildPreparePipeline(OpPassManager &pm) {
                   "strata-decompose-aggregates),canonicalize,cse");
 }
 
-// S2 and S3 decide fusion groups and schedules from the description; the
-// plain pipeline has none yet, so every op is its own group with no schedule.
+// S2 decides fusion groups; for now every op is its own group.
 void strata::buildGroupPipeline(OpPassManager &, const hw::Description &) {}
-void strata::buildSchedulePipeline(OpPassManager &, const hw::Description &) {}
+
+// S3: the model picks every op's schedule from the module's description.
+void strata::buildSchedulePipeline(OpPassManager &pm,
+                                   const hw::Description &) {
+  pm.addPass(createStrataSchedule());
+}
 
 void strata::buildBufferizePipeline(OpPassManager &pm) {
   pm.addPass(createStrataPrepareEntryPoints());
@@ -56,6 +60,7 @@ void strata::buildBufferizePipeline(OpPassManager &pm) {
 }
 
 void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &) {
+  addPipeline(pm, "func.func(strata-apply-schedule),canonicalize,cse");
   buildBufferizePipeline(pm);
 }
 

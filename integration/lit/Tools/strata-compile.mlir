@@ -20,7 +20,10 @@
 // MAPPED-LABEL: func.func @matmul
 // MAPPED-SAME: (%[[A:.*]]: memref<64x32xf32>, %[[B:.*]]: memref<32x48xf32>, %[[C:.*]]: memref<64x48xf32>) {
 // MAPPED-NOT: tensor<
-// MAPPED: linalg.matmul ins(%[[A]], %[[B]] : memref<64x32xf32>, memref<32x48xf32>) outs(%[[C]] : memref<64x48xf32>)
+// The matmul split over the cores, tiled, packed and vectorized (S4).
+// MAPPED: scf.forall
+// MAPPED: vector.contract
+// MAPPED: {mapping = [#strata.grid<"core">]}
 // MAPPED-LABEL: func.func @scale
 // MAPPED-SAME: (%{{.*}}: memref<64x48xf32>, %{{.*}}: memref<64x48xf32>, %{{.*}}: memref<48x64xf32>) {
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "HostDescription.h"
+#include "ThreadLowering.h"
 
 #include "strata/Codegen/HostLowering.h"
 #include "strata/Pipeline/Pipeline.h"
@@ -52,19 +53,25 @@ public:
   void buildLoweringPipeline(mlir::OpPassManager &pm,
                              const hw::Description &chip) const override {
     int64_t lanes = chip.vector ? chip.vector->widthBits / 32 : 4;
-    addPipeline(pm, llvm::formatv(
-                        "func.func(convert-linalg-to-affine-loops,"
-                        "affine-loop-normalize{{promote-single-iter=true},"
-                        "affine-super-vectorize{{virtual-vector-size="
-                        "{0} vectorize-reductions=true test-fastest-varying=0},"
-                        "strata-approximate-math),lower-affine,"
-                        "func.func(strata-hoist-vector-transfers)",
-                        lanes)
-                        .str());
+    addPipeline(
+        pm, llvm::formatv(
+                "func.func(convert-linalg-to-affine-loops,"
+                "affine-loop-normalize{{promote-single-iter=true},"
+                "affine-super-vectorize{{virtual-vector-size="
+                "{0} vectorize-reductions=true test-fastest-varying=0},"
+                "strata-approximate-math),lower-affine,"
+                "func.func(strata-lower-copies,strata-hoist-vector-transfers,"
+                "strata-lower-vectors),"
+                "canonicalize,cse",
+                lanes)
+                .str());
+    cpu::buildThreadLoweringPipeline(pm);
     buildLoopsToLLVMPipeline(pm);
   }
 
-  std::vector<std::string> loweredDialects() const override { return {"llvm"}; }
+  std::vector<std::string> loweredDialects() const override {
+    return {"llvm", "omp"};
+  }
 
   llvm::Error writeArtifact(mlir::ModuleOp lowered, const hw::Description &chip,
                             EmitKind kind,

@@ -21,7 +21,7 @@
 namespace strata {
 
 /// Loops, memref, arith, math, func → LLVM dialect, with public functions
-/// exported through the C interface.
+/// exported through the C interface; omp ops stay, on LLVM types.
 void buildLoopsToLLVMPipeline(mlir::OpPassManager &pm);
 
 /// The reference lowering: S1 prepare, bufferization, linalg to plain loops,
@@ -34,8 +34,10 @@ struct HostCodegenOptions {
   unsigned optLevel = 3;
 };
 
-/// Translates an LLVM-dialect module and writes it as `kind` (LLVMIR, Object
-/// or Library) to `path`; nothing is left at `path` on failure.
+/// Translates an LLVM-dialect module (omp ops included) and writes it as
+/// `kind` (LLVMIR, Object or Library) to `path`; nothing is left at `path` on
+/// failure. A library whose code calls the OpenMP runtime links libomp from
+/// LLVM's library folder, which its RUNPATH names.
 llvm::Error writeHostArtifact(mlir::ModuleOp module, EmitKind kind,
                               llvm::StringRef path,
                               const HostCodegenOptions &options);

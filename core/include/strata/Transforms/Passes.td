@@ -150,4 +150,64 @@ def StrataEmitCInterface : Pass<"strata-emit-c-interface", "::mlir::ModuleOp"> {
   }];
 }
 
+def StrataSchedule : Pass<"strata-schedule", "::mlir::ModuleOp"> {
+  let summary = "S3: choose a schedule for every structured op from the chip";
+  let description = [{
+    Reads the module's `strata.hw` description and attaches to every linalg
+    op on tensors a `strata.schedule` attribute chosen by the analytical model
+    (Schedule/Model.h): register tile, cache tiles per memory level, packed
+    operands, vector loop and width, the split over the vector units' compute
+    level. With `schedule-file`, a JSON file replaces the model's choice for
+    the ops it names: `{"<function>/<n>": {...schedule...}}` where n counts
+    the function's linalg ops in order from 0 (a remark with
+    `-mlir-print-op-on-diagnostic` or `strata-compile --emit=mlir` shows
+    each op's schedule).
+  }];
+  let options = [Option<"scheduleFile", "schedule-file", "std::string",
+                        "\"\"", "JSON file with schedules to use instead">];
+}
+
+def StrataApplySchedule : Pass<"strata-apply-schedule"> {
+  let summary = "S4: tile, pack and vectorize ops as their schedules say";
+  let description = [{
+    For every op with a `strata.schedule`, on tensors: splits its loops over
+    the grid level (`scf.forall` mapped to `#strata.grid<level>`), tiles the
+    cache levels in the schedule's loop order, copies the packed operands into
+    contiguous buffers padded to whole register tiles (copies sit in the
+    outermost loop they depend on), tiles to the register tile and vectorizes
+    it; accumulators of a register tile are read once before its reduction
+    loop and written once after it.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::bufferization::BufferizationDialect"];
+}
+
+def StrataLowerCopies : Pass<"strata-lower-copies"> {
+  let summary = "Copies between buffers become vector loads and stores";
+  let description = [{
+    A `memref.copy` of static shape becomes one vector transfer (lowered
+    later at the vector width); one of dynamic shape becomes loops. Strided
+    copies would otherwise call a runtime library function.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def StrataLowerVectors : Pass<"strata-lower-vectors"> {
+  let summary = "Lower n-D vector ops to 1-D vector arithmetic";
+  let description = [{
+    Contractions become outer products and then multiply-adds of one row by
+    a broadcast element; n-D transfers become 1-D loads and stores; transposes,
+    broadcasts, shape casts and multi-reductions become 1-D ops, so a backend
+    sees only the vector width of the description.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // STRATA_TRANSFORMS_PASSES

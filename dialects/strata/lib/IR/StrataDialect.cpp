@@ -80,10 +80,16 @@ static LogicalResult verifyLevels(Operation *module, HardwareAttr hw) {
 
 LogicalResult StrataDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
+  if (attr.getName() == "strata.schedule") {
+    if (!isa<ScheduleAttr>(attr.getValue()))
+      return op->emitError()
+             << "'strata.schedule' must be a #strata.schedule attribute";
+    return success();
+  }
   if (attr.getName() != kHardwareAttrName)
     return op->emitError() << "unknown strata attribute '"
                            << attr.getName().getValue() << "'; expected '"
-                           << kHardwareAttrName << "'";
+                           << kHardwareAttrName << "' or 'strata.schedule'";
   auto hw = dyn_cast<HardwareAttr>(attr.getValue());
   if (!hw)
     return op->emitError() << "'" << kHardwareAttrName

@@ -60,4 +60,22 @@ def Strata_MemAttr : Strata_Attr<"Mem", "mem"> {
   let genVerifyDecl = 1;
 }
 
+def Strata_ScheduleAttr : Strata_Attr<"Schedule", "schedule"> {
+  let summary = "The schedule S3 chose for one structured op";
+  let description = [{
+    Plain data over the op's loops (docs/architecture.md, "Schedules"): the
+    split over a compute level, tile sizes per memory level and their loop
+    order, packed operands, the register tile and the vectorized loop, plus
+    the model's reasoning (bound, predicted time, footprints per level):
+
+    ```mlir
+    linalg.matmul {strata.schedule = #strata.schedule<{kind = "contraction",
+        register = [6, 64, 1], vector_dim = 1, ...}>} ins(...) outs(...)
+    ```
+    S4 (strata-apply-schedule) applies it; `--schedule=FILE.json` replaces it.
+  }];
+  let parameters = (ins "::mlir::DictionaryAttr":$fields);
+  let assemblyFormat = "`<` $fields `>`";
+}
+
 #endif // STRATA_DIALECT_STRATA_ATTRS

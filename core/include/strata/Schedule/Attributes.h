@@ -1,0 +1,36 @@
+//===- Attributes.h - Schedules in the IR -----------------------*- C++ -*-===//
+//
+// Reading and writing `strata.schedule` on ops, the loop nest the model sees
+// for a linalg op, and the description a module carries.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STRATA_SCHEDULE_ATTRIBUTES_H
+#define STRATA_SCHEDULE_ATTRIBUTES_H
+
+#include "strata/HW/Description.h"
+#include "strata/Schedule/Model.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace strata {
+
+/// The name of the attribute that holds an op's schedule.
+constexpr llvm::StringLiteral kScheduleAttrName = "strata.schedule";
+
+/// The validated description attached to `module` (its `strata.hw`), or an
+/// error at the module that says what is wrong.
+mlir::FailureOr<hw::Description> descriptionOf(mlir::ModuleOp module);
+
+/// The loop nest of `op` as the model sees it.
+LoopNest loopNestOf(mlir::linalg::LinalgOp op);
+
+void setSchedule(mlir::Operation *op, const Schedule &schedule);
+/// The schedule on `op`; std::nullopt if it has none; an error (emitted at
+/// the op) if it has a malformed one.
+mlir::FailureOr<std::optional<Schedule>> getSchedule(mlir::Operation *op,
+                                                     size_t loops);
+
+} // namespace strata
+
+#endif // STRATA_SCHEDULE_ATTRIBUTES_H

@@ -1,0 +1,307 @@
+//===- Model.cpp - The analytical schedule model --------------------------===//
+//
+// The model reasons about reuse the way BLIS-style analyses do, but over any
+// loop nest: the register tile maximizes multiply-adds per loaded element
+// within the register file; each cache level, innermost first, keeps the
+// operand whose reuse the next loop out provides and is sized to half its
+// capacity (the other half is for the streaming operands); the loops split
+// over the compute level that owns the vector units.
+//
+//===----------------------------------------------------------------------===//
+#include "strata/Schedule/Model.h"
+#include "strata/HW/Model.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace strata;
+
+bool LoopNest::Operand::uses(int64_t loop) const {
+  return std::find(dims.begin(), dims.end(), loop) != dims.end();
+}
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+RegisterBlock strata::chooseRegisterBlock(const hw::VectorUnit &unit,
+                                          int64_t maxRows, int64_t maxVectors) {
+  // Accumulators rows x vectors, plus one register per vector of the
+  // operand loaded along the vector loop and one broadcast of the other.
+  // The independent accumulators must cover FMA pipes x latency, or the
+  // pipes idle. Vector counts are powers of two: the backend legalizes a
+  // power-of-two multiple of the native width without waste.
+  int64_t registers = std::max<int64_t>(unit.registers, 3);
+  double needed = double(std::max<int64_t>(unit.fmaPipes, 1) *
+                         std::max<int64_t>(unit.fmaLatencyCycles, 1));
+  RegisterBlock best;
+  double bestScore = -1;
+  for (int64_t vectors = 1; vectors <= std::max<int64_t>(maxVectors, 1);
+       vectors *= 2) {
+    for (int64_t rows = 1; rows <= std::max<int64_t>(maxRows, 1); ++rows) {
+      if (rows * vectors + vectors + 1 > registers)
+        break;
+      double accumulators = double(rows * vectors);
+      double score = accumulators / double(rows + vectors);
+      if (accumulators < needed)
+        score *= accumulators / needed;
+      if (score > bestScore + 1e-9) {
+        bestScore = score;
+        best = {rows, vectors};
+      }
+    }
+  }
+  return best;
+}
+
+namespace {
+struct CacheLevel {
+  std::string name;
+  double bytes; // capacity available to one instance of the vector level
+};
+
+/// Cache or scratchpad levels, smallest (innermost) first, with the capacity
+/// one owner of a vector unit may use.
+std::vector<CacheLevel> cacheLevels(const hw::Description &chip,
+                                    const std::string &unitLevel) {
+  std::vector<CacheLevel> levels;
+  double units = double(std::max<int64_t>(chip.totalUnits(unitLevel), 1));
+  for (const hw::MemoryLevel &mem : chip.memory) {
+    if (mem.kind != "cache" && mem.kind != "scratchpad")
+      continue;
+    double owners = double(std::max<int64_t>(chip.totalUnits(mem.owner), 1));
+    double share = std::min(1.0, owners / units);
+    levels.push_back({mem.name, double(mem.capacityBytes) * share});
+  }
+  std::sort(levels.begin(), levels.end(),
+            [](const CacheLevel &a, const CacheLevel &b) {
+              return a.bytes < b.bytes;
+            });
+  return levels;
+}
+
+const LoopNest::Operand *firstOutput(const LoopNest &nest) {
+  for (const LoopNest::Operand &op : nest.operands)
+    if (op.output)
+      return &op;
+  return nullptr;
+}
+
+/// Roofline time and bound of the nest, each operand moved once.
+void predict(const LoopNest &nest, const hw::Description &chip, Schedule &s) {
+  double iterations = 1;
+  for (int64_t e : nest.extents)
+    iterations *= double(std::max<int64_t>(e, 1));
+  double bytes = 0;
+  for (const LoopNest::Operand &op : nest.operands) {
+    double elements = 1;
+    for (int64_t d : op.dims)
+      if (d >= 0)
+        elements *= double(std::max<int64_t>(nest.extents[d], 1));
+    bytes += elements * double(nest.elementBytes);
+  }
+  hw::DerivedModel model = hw::deriveModel(chip);
+  double flops = model.peakFlops(nest.elementBytes == 2 ? "bf16" : "f32");
+  double bandwidth = 0;
+  for (const hw::MemoryModel &mem : model.memory)
+    if (mem.kind == "dram")
+      bandwidth = mem.bandwidthTotal;
+  double compute = flops > 0 ? iterations * nest.flopsPerIteration / flops : 0;
+  double memory = bandwidth > 0 ? bytes / bandwidth : 0;
+  s.bound = compute >= memory ? "compute" : "memory";
+  s.predictedSeconds = std::max(compute, memory);
+}
+
+/// Splits one parallel loop over `parts` instances: the loop with the most
+/// register tiles, outermost on ties, so every part gets whole tiles.
+void chooseGrid(const LoopNest &nest, const std::string &level, int64_t parts,
+                Schedule &s) {
+  if (parts <= 1)
+    return;
+  int64_t best = -1;
+  int64_t bestTiles = 1;
+  for (size_t d = 0; d < nest.extents.size(); ++d) {
+    if (nest.reduction[d])
+      continue;
+    int64_t tiles = ceilDiv(nest.extents[d], s.registerTile[d]);
+    if (tiles > bestTiles) {
+      best = int64_t(d);
+      bestTiles = tiles;
+    }
+  }
+  if (best < 0)
+    return;
+  s.gridLevel = level;
+  s.grid.assign(nest.extents.size(), 0);
+  s.grid[best] =
+      roundUp(ceilDiv(nest.extents[best], parts), s.registerTile[best]);
+}
+
+/// A contraction: out[.., m, .., n] += A[.., m, .., k] * B[.., k, .., n] with
+/// n the vectorized loop. Returns false if the nest is not one.
+bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
+                         const hw::VectorUnit &unit, int64_t width,
+                         int64_t parts, Schedule &s) {
+  const LoopNest::Operand *out = firstOutput(nest);
+  int64_t n = s.vectorDim;
+  if (!out || n < 0 || nest.reduction[n])
+    return false;
+  const LoopNest::Operand *a = nullptr, *b = nullptr;
+  int64_t aIndex = -1, bIndex = -1;
+  for (size_t i = 0; i < nest.operands.size(); ++i) {
+    const LoopNest::Operand &op = nest.operands[i];
+    if (op.output)
+      continue;
+    if (std::count(op.dims.begin(), op.dims.end(), -1))
+      return false; // windowed access (convolution input): not packed here
+    if (op.uses(n) && !b)
+      b = &op, bIndex = int64_t(i);
+    else if (!op.uses(n) && !a)
+      a = &op, aIndex = int64_t(i);
+  }
+  if (!a || !b)
+    return false;
+  // m: the innermost output loop that A indexes and B does not.
+  int64_t m = -1;
+  for (auto it = out->dims.rbegin(); it != out->dims.rend(); ++it)
+    if (*it >= 0 && *it != n && a->uses(*it) && !b->uses(*it)) {
+      m = *it;
+      break;
+    }
+  // k: the innermost reduction loop both read.
+  int64_t k = -1;
+  for (int64_t d = int64_t(nest.extents.size()) - 1; d >= 0; --d)
+    if (nest.reduction[d] && a->uses(d) && b->uses(d)) {
+      k = d;
+      break;
+    }
+  if (m < 0 || k < 0)
+    return false;
+
+  int64_t eb = nest.elementBytes;
+  int64_t bigN = nest.extents[n], bigM = nest.extents[m],
+          bigK = nest.extents[k];
+  RegisterBlock block = chooseRegisterBlock(unit, bigM, ceilDiv(bigN, width));
+  int64_t nr = block.vectors * width, mr = block.rows;
+  s.kind = "contraction";
+  s.registerTile.assign(nest.extents.size(), 1);
+  s.registerTile[n] = nr;
+  s.registerTile[m] = mr;
+  chooseGrid(nest, unit.level, parts, s);
+
+  // The extent one grid part covers.
+  auto partExtent = [&](int64_t d) {
+    return s.grid.empty() || s.grid[d] == 0 ? nest.extents[d] : s.grid[d];
+  };
+  std::vector<CacheLevel> caches = cacheLevels(chip, unit.level);
+  int64_t kc = bigK, mc = roundUp(partExtent(m), mr),
+          nc = roundUp(partExtent(n), nr);
+  std::vector<std::pair<std::string, int64_t>> sized; // level -> loop
+  // Innermost cache: a kc x nr panel of B and an mr x kc panel of A, reused
+  // across the register tiles along m.
+  if (caches.size() >= 1) {
+    int64_t fit = int64_t(caches[0].bytes / 2) / ((nr + mr) * eb);
+    kc = std::clamp<int64_t>(fit, 1, bigK);
+    s.footprints.push_back({caches[0].name, kc * (nr + mr) * eb});
+    sized.push_back({caches[0].name, k});
+  }
+  // Next: an mc x kc block of A, reused across the n register tiles.
+  if (caches.size() >= 2) {
+    int64_t fit = int64_t(caches[1].bytes / 2) / (kc * eb);
+    mc = std::clamp<int64_t>(fit / mr * mr, mr, roundUp(partExtent(m), mr));
+    s.footprints.push_back({caches[1].name, mc * kc * eb});
+    sized.push_back({caches[1].name, m});
+  }
+  // Next: a kc x nc panel of B, reused across the m blocks.
+  if (caches.size() >= 3) {
+    int64_t fit = int64_t(caches[2].bytes / 2) / (kc * eb);
+    nc = std::clamp<int64_t>(fit / nr * nr, nr, roundUp(partExtent(n), nr));
+    s.footprints.push_back({caches[2].name, kc * nc * eb});
+    sized.push_back({caches[2].name, n});
+  }
+  s.footprints.push_back(
+      {"registers", block.rows * block.vectors + block.vectors + 1});
+  std::vector<int64_t> sizes(nest.extents.size(), 0);
+  sizes[k] = kc;
+  sizes[m] = mc;
+  sizes[n] = nc;
+  for (auto it = sized.rbegin(); it != sized.rend(); ++it) {
+    TileLevel level{it->first, std::vector<int64_t>(nest.extents.size(), 0)};
+    level.sizes[it->second] = sizes[it->second];
+    s.tiles.push_back(std::move(level));
+  }
+  // Loop order: other loops (batch, further reductions) outermost, then n,
+  // k, m: a packed B panel stays across the m loop.
+  for (size_t d = 0; d < nest.extents.size(); ++d)
+    if (int64_t(d) != n && int64_t(d) != m && int64_t(d) != k) {
+      s.tileOrder.push_back(int64_t(d));
+      s.registerOrder.push_back(int64_t(d));
+    }
+  s.tileOrder.insert(s.tileOrder.end(), {n, k, m});
+  // Register tiles: n, m, then k innermost so accumulators stay in registers.
+  s.registerOrder.insert(s.registerOrder.end(), {n, m, k});
+  // Packing pays when the operands are reused across tiles; each packed
+  // copy is contiguous and padded to whole register tiles.
+  s.promote = {aIndex, bIndex};
+  return true;
+}
+} // namespace
+
+Schedule strata::chooseSchedule(const LoopNest &nest,
+                                const hw::Description &chip) {
+  Schedule s;
+  size_t loops = nest.extents.size();
+  s.registerTile.assign(loops, 1);
+  hw::VectorUnit unit = chip.vector.value_or(hw::VectorUnit{});
+  if (!chip.vector) {
+    unit.widthBits = nest.elementBytes * 8;
+    unit.level = chip.compute.empty() ? "" : chip.compute.back().name;
+  }
+  int64_t width =
+      std::max<int64_t>(1, unit.widthBits / (8 * nest.elementBytes));
+  s.vectorWidth = width;
+  int64_t parts = unit.level.empty() ? 1 : chip.totalUnits(unit.level);
+  predict(nest, chip, s);
+
+  // The vectorized loop: the output's contiguous loop when it is parallel,
+  // else the contiguous loop of an input when it is a reduction (a row sum).
+  const LoopNest::Operand *out = firstOutput(nest);
+  if (out && !out->dims.empty() && out->dims.back() >= 0 &&
+      !nest.reduction[out->dims.back()])
+    s.vectorDim = out->dims.back();
+  if (s.vectorDim < 0)
+    for (const LoopNest::Operand &op : nest.operands)
+      if (!op.output && !op.dims.empty() && op.dims.back() >= 0 &&
+          nest.reduction[op.dims.back()]) {
+        s.vectorDim = op.dims.back();
+        s.partialReduction = true;
+        break;
+      }
+  if (loops == 0)
+    return s;
+  if (scheduleContraction(nest, chip, unit, width, parts, s))
+    return s;
+
+  // Elementwise and reductions: each element is touched once, so no cache
+  // tiles; the register tile along the vector loop holds enough independent
+  // vectors to cover the latency, within the registers each operand needs.
+  s.kind = s.partialReduction ? "reduction" : "elementwise";
+  for (size_t d = 0; d < loops; ++d)
+    if (nest.reduction[d])
+      s.kind = "reduction";
+  if (s.vectorDim >= 0) {
+    int64_t needed = std::max<int64_t>(unit.fmaPipes, 1) *
+                     std::max<int64_t>(unit.fmaLatencyCycles, 1);
+    int64_t perVector = int64_t(nest.operands.size()) + 1;
+    int64_t unroll = std::clamp<int64_t>(unit.registers / perVector, 1, needed);
+    // A power of two, for the same reason as the register block.
+    int64_t pow2 = 1;
+    while (pow2 * 2 <= unroll)
+      pow2 *= 2;
+    s.registerTile[s.vectorDim] =
+        std::min(pow2 * width, roundUp(nest.extents[s.vectorDim], width));
+  }
+  for (size_t d = 0; d < loops; ++d)
+    s.registerOrder.push_back(int64_t(d));
+  chooseGrid(nest, unit.level, parts, s);
+  return s;
+}

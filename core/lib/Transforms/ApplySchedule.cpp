@@ -1,0 +1,345 @@
+//===- ApplySchedule.cpp - S4: tile, pack and vectorize by the schedule ---===//
+//
+// The mechanisms behind a schedule, on tensors, with upstream's
+// TilingInterface utilities:
+//   1. grid:      scf.forall over the grid level (one part per instance);
+//   2. caches:    scf.for tiles of every memory level, in the schedule's order;
+//   3. packing:   the promoted operands of the innermost cache tile are padded
+//                 (with a forced copy) to the static tile, so the register
+//                 tiles see contiguous buffers and never a partial tile;
+//   4. registers: scf.for over register tiles; each tile is vectorized
+//                 (masked where its extent is not static);
+//   5. cleanup:   copies and slices move to the outermost loop they depend
+//                 on, and accumulators are read once before a reduction loop
+//                 and written once after it.
+//
+//===----------------------------------------------------------------------===//
+#include "strata/Dialect/Strata/IR/StrataDialect.h"
+#include "strata/Schedule/Attributes.h"
+#include "strata/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace strata {
+#define GEN_PASS_DEF_STRATAAPPLYSCHEDULE
+#include "strata/Transforms/Passes.h.inc"
+} // namespace strata
+
+using namespace mlir;
+using namespace strata;
+
+namespace {
+/// Marks the result of a packing copy until it is hoisted.
+constexpr llvm::StringLiteral kPackedAttrName = "strata.packed";
+
+/// `order` followed by the loops it does not name: a full permutation.
+SmallVector<int64_t> completeOrder(ArrayRef<int64_t> order, size_t loops) {
+  SmallVector<int64_t> full(order.begin(), order.end());
+  for (size_t d = 0; d < loops; ++d)
+    if (!llvm::is_contained(order, int64_t(d)))
+      full.push_back(int64_t(d));
+  return full;
+}
+
+/// Tiles `op` once; returns the tiled op (or `op` when nothing is tiled).
+FailureOr<Operation *> tile(RewriterBase &rw, Operation *op,
+                            ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
+                            scf::SCFTilingOptions::LoopType type,
+                            ArrayRef<Attribute> mapping = {}) {
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return op;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(rw.getContext(), sizes));
+  if (!order.empty())
+    options.setInterchange(completeOrder(order, sizes.size()));
+  options.setLoopType(type);
+  if (!mapping.empty())
+    options.setMapping(mapping);
+  rw.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rw, cast<TilingInterface>(op), options);
+  if (failed(result))
+    return op->emitError("strata-apply-schedule: tiling failed");
+  rw.replaceOp(op, result->replacements);
+  return result->tiledOps.front();
+}
+
+/// Pads every loop of `op` to its static bounding box; operands in `promote`
+/// are copied even when no padding is needed (packing).
+FailureOr<Operation *> pack(RewriterBase &rw, linalg::LinalgOp op,
+                            ArrayRef<int64_t> promote) {
+  linalg::LinalgPaddingOptions options;
+  SmallVector<int64_t> dims;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d)
+    dims.push_back(d);
+  options.setPaddingDimensions(dims);
+  SmallVector<Attribute> values;
+  SmallVector<bool> nofold;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type element = getElementTypeOrSelf(operand.get().getType());
+    values.push_back(rw.getZeroAttr(element));
+    nofold.push_back(
+        llvm::is_contained(promote, int64_t(operand.getOperandNumber())));
+  }
+  options.setPaddingValues(values);
+  options.setNofoldFlags(nofold);
+  options.setCopyBackOp(linalg::LinalgPaddingOptions::CopyBackOp::LinalgCopy);
+  linalg::LinalgOp padded;
+  SmallVector<Value> replacements;
+  SmallVector<tensor::PadOp> padOps;
+  rw.setInsertionPoint(op);
+  if (failed(linalg::rewriteAsPaddedOp(rw, op, options, padded, replacements,
+                                       padOps)))
+    return op->emitError("strata-apply-schedule: packing failed");
+  rw.replaceOp(op, replacements);
+  // Each pad becomes a zero fill of the padded tile and a copy of the data
+  // into it: linalg ops the leftover step vectorizes (a pad would bufferize
+  // to a strided memref.copy, which needs a runtime library).
+  for (tensor::PadOp pad : padOps) {
+    rw.setInsertionPoint(pad);
+    Location loc = pad.getLoc();
+    auto type = cast<RankedTensorType>(pad.getResultType());
+    Value empty = tensor::EmptyOp::create(rw, loc, type.getShape(),
+                                          type.getElementType());
+    Value zero = arith::ConstantOp::create(
+        rw, loc, cast<TypedAttr>(rw.getZeroAttr(type.getElementType())));
+    Value filled = linalg::FillOp::create(rw, loc, zero, empty).getResult(0);
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rw, loc, pad.getSource());
+    SmallVector<OpFoldResult> offsets(type.getRank(), rw.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(type.getRank(), rw.getIndexAttr(1));
+    Value window = tensor::ExtractSliceOp::create(rw, loc, filled, offsets,
+                                                  sizes, strides);
+    Value copied =
+        linalg::CopyOp::create(rw, loc, pad.getSource(), window).getResult(0);
+    auto packed = rw.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        pad, copied, filled, offsets, sizes, strides);
+    packed->setAttr(kPackedAttrName, rw.getUnitAttr());
+  }
+  return padded.getOperation();
+}
+
+LogicalResult apply(RewriterBase &rw, linalg::LinalgOp op, const Schedule &s) {
+  MLIRContext *ctx = op->getContext();
+  size_t loops = op.getNumLoops();
+  Operation *current = op.getOperation();
+  current->removeAttr(kScheduleAttrName);
+
+  // 1. The grid.
+  if (!s.grid.empty()) {
+    SmallVector<Attribute> mapping;
+    int64_t dim = 0;
+    for (int64_t size : s.grid)
+      if (size != 0)
+        mapping.push_back(GridAttr::get(ctx, s.gridLevel, dim++));
+    // Mapping dims are listed innermost first by convention; one grid dim is
+    // the common case.
+    std::reverse(mapping.begin(), mapping.end());
+    FailureOr<Operation *> tiled =
+        tile(rw, current, s.grid, {}, scf::SCFTilingOptions::LoopType::ForallOp,
+             mapping);
+    if (failed(tiled))
+      return failure();
+    current = *tiled;
+  }
+
+  // 2. Cache tiles, all levels in one nest in the schedule's order.
+  SmallVector<int64_t> cacheSizes(loops, 0);
+  for (const TileLevel &level : s.tiles)
+    for (size_t d = 0; d < loops && d < level.sizes.size(); ++d)
+      if (level.sizes[d] != 0)
+        cacheSizes[d] = level.sizes[d];
+  FailureOr<Operation *> tiled = tile(rw, current, cacheSizes, s.tileOrder,
+                                      scf::SCFTilingOptions::LoopType::ForOp);
+  if (failed(tiled))
+    return failure();
+  current = *tiled;
+
+  // 3. Packing.
+  if (!s.promote.empty()) {
+    FailureOr<Operation *> packed =
+        pack(rw, cast<linalg::LinalgOp>(current), s.promote);
+    if (failed(packed))
+      return failure();
+    current = *packed;
+  }
+
+  // 4. Register tiles, vectorized.
+  SmallVector<int64_t> registerSizes(s.registerTile.begin(),
+                                     s.registerTile.end());
+  tiled = tile(rw, current, registerSizes, s.registerOrder,
+               scf::SCFTilingOptions::LoopType::ForOp);
+  if (failed(tiled))
+    return failure();
+  current = *tiled;
+  auto linalgOp = cast<linalg::LinalgOp>(current);
+  SmallVector<int64_t> vectorSizes;
+  bool dynamic = false;
+  for (auto [d, extent] : llvm::enumerate(linalgOp.getStaticLoopRanges())) {
+    dynamic |= ShapedType::isDynamic(extent);
+    vectorSizes.push_back(ShapedType::isDynamic(extent)
+                              ? s.registerTile[d]
+                              : std::max<int64_t>(extent, 1));
+  }
+  SmallVector<bool> scalable(vectorSizes.size(), false);
+  rw.setInsertionPoint(current);
+  FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
+      rw, current,
+      dynamic ? ArrayRef<int64_t>(vectorSizes) : ArrayRef<int64_t>(),
+      dynamic ? ArrayRef<bool>(scalable) : ArrayRef<bool>(),
+      /*vectorizeNDExtract=*/false,
+      /*flatten1DDepthwiseConv=*/false,
+      /*assumeDynamicDimsMatchVecSizes=*/false,
+      /*createNamedContraction=*/true);
+  if (failed(vectorized)) {
+    // Not vectorizable (e.g. a windowed access): the tile stays a loop nest.
+    return success();
+  }
+  rw.replaceOp(current, vectorized->replacements);
+  return success();
+}
+
+/// The ops of `loop`'s body that `root` depends on, in program order, if
+/// none of them depends on the loop's induction variables or iter_args and
+/// all are free of side effects; empty otherwise.
+SmallVector<Operation *> invariantTree(Operation *root,
+                                       LoopLikeOpInterface loop) {
+  Region &body = *loop.getLoopRegions().front();
+  llvm::SetVector<Operation *> tree;
+  SmallVector<Operation *> work{root};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!tree.insert(op))
+      continue;
+    if (!isMemoryEffectFree(op) || isa<LoopLikeOpInterface>(op))
+      return {};
+    for (Value operand : op->getOperands()) {
+      if (loop.isDefinedOutsideOfLoop(operand))
+        continue;
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getParentRegion() != &body)
+        return {}; // an induction variable, an iter_arg or nested code
+      work.push_back(def);
+    }
+  }
+  SmallVector<Operation *> ordered(tree.begin(), tree.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+/// Moves each packing copy, with everything it is computed from, out of
+/// the loops it does not depend on: a packed panel is made once and reused
+/// by all iterations of the inner loops. (Moving single ops instead would
+/// split a copy from the fill of its buffer, and bufferization would then
+/// copy the buffer on every iteration.)
+void hoistPacking(Operation *root) {
+  SmallVector<Operation *> packs;
+  root->walk([&](tensor::InsertSliceOp op) {
+    if (op->hasAttr(kPackedAttrName))
+      packs.push_back(op);
+  });
+  for (Operation *pack : packs) {
+    while (auto loop = dyn_cast<LoopLikeOpInterface>(pack->getParentOp())) {
+      SmallVector<Operation *> tree = invariantTree(pack, loop);
+      if (tree.empty())
+        break;
+      for (Operation *op : tree)
+        op->moveBefore(loop);
+    }
+    pack->removeAttr(kPackedAttrName);
+  }
+}
+
+/// Keeps the accumulators of register tiles in vectors across reduction
+/// loops: reads before the loop, writes after it.
+void hoistAccumulators(RewriterBase &rw, Operation *root) {
+  for (int round = 0; round < 2; ++round) {
+    SmallVector<LoopLikeOpInterface> loops;
+    root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (LoopLikeOpInterface loop : loops)
+      hoistLoopInvariantSubsets(rw, loop);
+  }
+}
+
+struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kScheduleAttrName))
+        ops.push_back(op);
+    });
+    if (ops.empty())
+      return;
+    IRRewriter rw(&getContext());
+    for (linalg::LinalgOp op : ops) {
+      FailureOr<std::optional<Schedule>> schedule =
+          getSchedule(op, op.getNumLoops());
+      if (failed(schedule))
+        return signalPassFailure();
+      if (failed(apply(rw, op, **schedule)))
+        return signalPassFailure();
+    }
+    hoistPacking(getOperation());
+    // Ops that tiling created inside the loops (the copies back from packed
+    // tiles, fills of tiles) get the model's schedule too: a plugin lowers
+    // plain loops only outside tiled code.
+    SmallVector<linalg::LinalgOp> inner;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics() &&
+          op->getParentOfType<LoopLikeOpInterface>())
+        inner.push_back(op);
+    });
+    if (!inner.empty()) {
+      auto module = dyn_cast<ModuleOp>(getOperation());
+      if (!module)
+        module = getOperation()->getParentOfType<ModuleOp>();
+      if (!module) {
+        getOperation()->emitError("strata-apply-schedule: expected to run "
+                                  "inside a module that carries strata.hw");
+        return signalPassFailure();
+      }
+      FailureOr<hw::Description> chip = descriptionOf(module);
+      if (failed(chip))
+        return signalPassFailure();
+      for (linalg::LinalgOp op : inner) {
+        // Already inside the grid and cache loops: registers only.
+        Schedule schedule = chooseSchedule(loopNestOf(op), *chip);
+        schedule.grid.clear();
+        schedule.tiles.clear();
+        schedule.promote.clear();
+        if (failed(apply(rw, op, schedule))) {
+          op->emitError("strata-apply-schedule: cannot vectorize");
+          return signalPassFailure();
+        }
+      }
+    }
+    // Masked transfers carry their mask as an operand from here on, so that
+    // folding and hoisting see one op, not a vector.mask region.
+    {
+      RewritePatternSet masks(&getContext());
+      vector::populateVectorMaskLoweringPatternsForSideEffectingOps(masks);
+      (void)applyPatternsGreedily(getOperation(), std::move(masks));
+    }
+    // Fold slices into transfers and simplify before hoisting.
+    RewritePatternSet patterns(&getContext());
+    for (Dialect *dialect : getContext().getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName name : getContext().getRegisteredOperations())
+      name.getCanonicalizationPatterns(patterns, &getContext());
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    (void)applyPatternsGreedily(getOperation(), frozen);
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rw, dominance, getOperation());
+    hoistAccumulators(rw, getOperation());
+    (void)applyPatternsGreedily(getOperation(), frozen);
+  }
+};
+} // namespace
