@@ -24,7 +24,19 @@ static llvm::cl::list<std::string>
     loadPlugins("load-plugin",
                 llvm::cl::desc("Load a target plugin shared library"));
 
+static llvm::cl::opt<std::string> scheduleFile(
+    "schedule",
+    llvm::cl::desc("JSON file of schedules replacing the model's choices "
+                   "(\"<function>/<n>\": {...}); see --emit=mlir"),
+    llvm::cl::value_desc("FILE.json"));
+
 static std::string toolName = "strata";
+
+CoreOptions tool::coreOptions() {
+  CoreOptions options;
+  options.scheduleFile = scheduleFile;
+  return options;
+}
 
 void tool::error(llvm::StringRef message) {
   llvm::WithColor::error(llvm::errs(), toolName) << message << "\n";

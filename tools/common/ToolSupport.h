@@ -3,6 +3,7 @@
 #define STRATA_TOOLS_TOOLSUPPORT_H
 
 #include "strata/HW/Description.h"
+#include "strata/Pipeline/Pipeline.h"
 #include "strata/Target/TargetPlugin.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -18,6 +19,9 @@ bool initialize(int argc, char **argv, llvm::StringRef overview);
 
 /// Prints "<tool>: error: <message>" to stderr.
 void error(llvm::StringRef message);
+
+/// The core stages' options from the command line (--schedule).
+CoreOptions coreOptions();
 
 /// Resolves --target; prints every error and returns nullopt on failure.
 std::optional<hw::Description> resolveTarget(llvm::StringRef target);

@@ -86,8 +86,8 @@ int main(int argc, char **argv) {
       tool::error(openError);
     return 1;
   }
-  if (mlir::failed(
-          runCoreStages(*module, *chip, tool::applyPassManagerOptions)))
+  if (mlir::failed(runCoreStages(*module, *chip, tool::applyPassManagerOptions,
+                                 tool::coreOptions())))
     return 1;
   auto write = [&](llvm::Error err) {
     if (!err)

@@ -210,8 +210,9 @@ int main(int argc, char **argv) {
   Loaded program, reference;
   {
     mlir::OwningOpRef<mlir::ModuleOp> compiled = module->clone();
-    if (mlir::failed(
-            runCoreStages(*compiled, *chip, tool::applyPassManagerOptions)) ||
+    if (mlir::failed(runCoreStages(*compiled, *chip,
+                                   tool::applyPassManagerOptions,
+                                   tool::coreOptions())) ||
         mlir::failed(runPluginLowering(*compiled, plugin, *chip,
                                        tool::applyPassManagerOptions)))
       return 1;

@@ -66,10 +66,11 @@ void strata::attachDescription(ModuleOp module, const hw::Description &chip) {
 
 LogicalResult strata::runCoreStages(ModuleOp module,
                                     const hw::Description &chip,
-                                    const PassManagerHook &hook) {
+                                    const PassManagerHook &hook,
+                                    const CoreOptions &options) {
   attachDescription(module, chip);
   PassManager pm(module.getContext());
-  buildCorePipeline(pm, chip);
+  buildCorePipeline(pm, chip, options);
   return runPasses(pm, module, hook, "core stages S1-S4");
 }
 

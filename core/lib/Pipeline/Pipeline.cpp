@@ -44,9 +44,9 @@ void strata::buildPreparePipeline(OpPassManager &pm) {
 void strata::buildGroupPipeline(OpPassManager &, const hw::Description &) {}
 
 // S3: the model picks every op's schedule from the module's description.
-void strata::buildSchedulePipeline(OpPassManager &pm,
-                                   const hw::Description &) {
-  pm.addPass(createStrataSchedule());
+void strata::buildSchedulePipeline(OpPassManager &pm, const hw::Description &,
+                                   const CoreOptions &options) {
+  pm.addPass(createStrataSchedule({options.scheduleFile}));
 }
 
 void strata::buildBufferizePipeline(OpPassManager &pm) {
@@ -64,10 +64,11 @@ void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &) {
   buildBufferizePipeline(pm);
 }
 
-void strata::buildCorePipeline(OpPassManager &pm, const hw::Description &chip) {
+void strata::buildCorePipeline(OpPassManager &pm, const hw::Description &chip,
+                               const CoreOptions &options) {
   buildPreparePipeline(pm);
   buildGroupPipeline(pm, chip);
-  buildSchedulePipeline(pm, chip);
+  buildSchedulePipeline(pm, chip, options);
   buildApplyPipeline(pm, chip);
 }
 

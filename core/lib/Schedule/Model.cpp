@@ -204,20 +204,35 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
     s.footprints.push_back({caches[0].name, kc * (nr + mr) * eb});
     sized.push_back({caches[0].name, k});
   }
-  // Next: an mc x kc block of A, reused across the n register tiles.
+  // Next: the m x n output tile, which S4 pads and copies once per k tile,
+  // stays there with the kc x nc panel of B (reused across the m tiles) and
+  // the mc x kc block of A (reused across the n register tiles):
+  // mc*nc + kc*(mc + nc) elements in half the level. Square tiles minimize
+  // the traffic for that footprint.
   if (caches.size() >= 2) {
-    int64_t fit = int64_t(caches[1].bytes / 2) / (kc * eb);
-    mc = std::clamp<int64_t>(fit / mr * mr, mr, roundUp(partExtent(m), mr));
-    s.footprints.push_back({caches[1].name, mc * kc * eb});
+    double budget = caches[1].bytes / 2 / double(eb);
+    double side = -double(kc) + std::sqrt(double(kc) * kc + budget);
+    nc = std::clamp<int64_t>(int64_t(side) / nr * nr, nr,
+                             roundUp(partExtent(n), nr));
+    int64_t rows = int64_t((budget - double(kc * nc)) / double(nc + kc));
+    mc = std::clamp<int64_t>(rows / mr * mr, mr, roundUp(partExtent(m), mr));
+    s.footprints.push_back({caches[1].name, (mc * nc + kc * (mc + nc)) * eb});
     sized.push_back({caches[1].name, m});
+    sized.push_back({caches[1].name, n});
   }
-  // Next: a kc x nc panel of B, reused across the m blocks.
-  if (caches.size() >= 3) {
-    int64_t fit = int64_t(caches[2].bytes / 2) / (kc * eb);
-    nc = std::clamp<int64_t>(fit / nr * nr, nr, roundUp(partExtent(n), nr));
-    s.footprints.push_back({caches[2].name, kc * nc * eb});
-    sized.push_back({caches[2].name, n});
-  }
+  // Balance: equal tiles that cover the extent with the least padding.
+  auto balance = [](int64_t extent, int64_t tile, int64_t multiple) {
+    int64_t count = ceilDiv(extent, tile);
+    return roundUp(ceilDiv(extent, count), multiple);
+  };
+  kc = balance(bigK, kc, 1);
+  mc = balance(partExtent(m), mc, mr);
+  nc = balance(partExtent(n), nc, nr);
+  // A packed row of an even number of register tiles has a power-of-two
+  // factor in its stride, so the kc rows the register tile walks collide in
+  // a few cache sets; an odd number spreads them over all sets.
+  if (nc / nr > 1 && (nc / nr) % 2 == 0)
+    nc -= nr;
   s.footprints.push_back(
       {"registers", block.rows * block.vectors + block.vectors + 1});
   std::vector<int64_t> sizes(nest.extents.size(), 0);
@@ -225,9 +240,10 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   sizes[m] = mc;
   sizes[n] = nc;
   for (auto it = sized.rbegin(); it != sized.rend(); ++it) {
-    TileLevel level{it->first, std::vector<int64_t>(nest.extents.size(), 0)};
-    level.sizes[it->second] = sizes[it->second];
-    s.tiles.push_back(std::move(level));
+    if (s.tiles.empty() || s.tiles.back().memory != it->first)
+      s.tiles.push_back(
+          {it->first, std::vector<int64_t>(nest.extents.size(), 0)});
+    s.tiles.back().sizes[it->second] = sizes[it->second];
   }
   // Loop order: other loops (batch, further reductions) outermost, then n,
   // k, m: a packed B panel stays across the m loop.
@@ -264,10 +280,24 @@ Schedule strata::chooseSchedule(const LoopNest &nest,
 
   // The vectorized loop: the output's contiguous loop when it is parallel,
   // else the contiguous loop of an input when it is a reduction (a row sum).
+  // The output's loop counts only if some input is contiguous along it too
+  // (a row sum's output loop runs down the input's columns).
   const LoopNest::Operand *out = firstOutput(nest);
   if (out && !out->dims.empty() && out->dims.back() >= 0 &&
-      !nest.reduction[out->dims.back()])
-    s.vectorDim = out->dims.back();
+      !nest.reduction[out->dims.back()]) {
+    int64_t candidate = out->dims.back();
+    bool inputAlong = false, inputAcross = false;
+    for (const LoopNest::Operand &op : nest.operands) {
+      if (op.output || op.dims.empty())
+        continue;
+      if (op.dims.back() == candidate)
+        inputAlong = true;
+      else if (op.dims.back() >= 0 && nest.reduction[op.dims.back()])
+        inputAcross = true;
+    }
+    if (inputAlong || !inputAcross)
+      s.vectorDim = candidate;
+  }
   if (s.vectorDim < 0)
     for (const LoopNest::Operand &op : nest.operands)
       if (!op.output && !op.dims.empty() && op.dims.back() >= 0 &&

@@ -38,6 +38,8 @@ using namespace strata;
 namespace {
 /// Marks the result of a packing copy until it is hoisted.
 constexpr llvm::StringLiteral kPackedAttrName = "strata.packed";
+/// Marks the cache tiles of the op being scheduled.
+constexpr llvm::StringLiteral kTileAttrName = "strata.tile";
 
 /// `order` followed by the loops it does not name: a full permutation.
 SmallVector<int64_t> completeOrder(ArrayRef<int64_t> order, size_t loops) {
@@ -49,10 +51,11 @@ SmallVector<int64_t> completeOrder(ArrayRef<int64_t> order, size_t loops) {
 }
 
 /// Tiles `op` once; returns the tiled op (or `op` when nothing is tiled).
-FailureOr<Operation *> tile(RewriterBase &rw, Operation *op,
-                            ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
-                            scf::SCFTilingOptions::LoopType type,
-                            ArrayRef<Attribute> mapping = {}) {
+FailureOr<Operation *>
+tile(RewriterBase &rw, Operation *op, ArrayRef<int64_t> sizes,
+     ArrayRef<int64_t> order, scf::SCFTilingOptions::LoopType type,
+     ArrayRef<Attribute> mapping = {},
+     SmallVectorImpl<LoopLikeOpInterface> *loops = nullptr) {
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return op;
   scf::SCFTilingOptions options;
@@ -68,18 +71,24 @@ FailureOr<Operation *> tile(RewriterBase &rw, Operation *op,
   if (failed(result))
     return op->emitError("strata-apply-schedule: tiling failed");
   rw.replaceOp(op, result->replacements);
+  if (loops)
+    loops->assign(result->loops.begin(), result->loops.end());
   return result->tiledOps.front();
 }
 
-/// Pads every loop of `op` to its static bounding box; operands in `promote`
+/// Pads every loop of `op` to its static bounding box rounded up to whole
+/// register tiles; operands in `promote`
 /// are copied even when no padding is needed (packing).
 FailureOr<Operation *> pack(RewriterBase &rw, linalg::LinalgOp op,
-                            ArrayRef<int64_t> promote) {
+                            ArrayRef<int64_t> promote,
+                            ArrayRef<int64_t> registerTile) {
   linalg::LinalgPaddingOptions options;
   SmallVector<int64_t> dims;
   for (unsigned d = 0; d < op.getNumLoops(); ++d)
     dims.push_back(d);
   options.setPaddingDimensions(dims);
+  // Whole register tiles only: no register tile is ever partial.
+  options.setPadToMultipleOf(registerTile);
   SmallVector<Attribute> values;
   SmallVector<bool> nofold;
   for (OpOperand &operand : op->getOpOperands()) {
@@ -90,7 +99,9 @@ FailureOr<Operation *> pack(RewriterBase &rw, linalg::LinalgOp op,
   }
   options.setPaddingValues(values);
   options.setNofoldFlags(nofold);
-  options.setCopyBackOp(linalg::LinalgPaddingOptions::CopyBackOp::LinalgCopy);
+  // The padded result is sliced back; bufferization then writes full tiles
+  // in place and copies only the slices of padded ones.
+  options.setCopyBackOp(linalg::LinalgPaddingOptions::CopyBackOp::None);
   linalg::LinalgOp padded;
   SmallVector<Value> replacements;
   SmallVector<tensor::PadOp> padOps;
@@ -126,11 +137,57 @@ FailureOr<Operation *> pack(RewriterBase &rw, linalg::LinalgOp op,
   return padded.getOperation();
 }
 
-LogicalResult apply(RewriterBase &rw, linalg::LinalgOp op, const Schedule &s) {
+/// Packs, register-tiles and vectorizes one cache tile.
+LogicalResult finishTile(RewriterBase &rw, Operation *current,
+                         const Schedule &s) {
+  // 3. Packing.
+  if (!s.promote.empty()) {
+    FailureOr<Operation *> packed =
+        pack(rw, cast<linalg::LinalgOp>(current), s.promote, s.registerTile);
+    if (failed(packed))
+      return failure();
+    current = *packed;
+  }
+
+  // 4. Register tiles, vectorized.
+  SmallVector<int64_t> registerSizes(s.registerTile.begin(),
+                                     s.registerTile.end());
+  FailureOr<Operation *> tiled =
+      tile(rw, current, registerSizes, s.registerOrder,
+           scf::SCFTilingOptions::LoopType::ForOp);
+  if (failed(tiled))
+    return failure();
+  current = *tiled;
+  auto linalgOp = cast<linalg::LinalgOp>(current);
+  SmallVector<int64_t> vectorSizes;
+  bool dynamic = false;
+  for (auto [d, extent] : llvm::enumerate(linalgOp.getStaticLoopRanges())) {
+    dynamic |= ShapedType::isDynamic(extent);
+    vectorSizes.push_back(ShapedType::isDynamic(extent)
+                              ? s.registerTile[d]
+                              : std::max<int64_t>(extent, 1));
+  }
+  SmallVector<bool> scalable(vectorSizes.size(), false);
+  rw.setInsertionPoint(current);
+  FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
+      rw, current,
+      dynamic ? ArrayRef<int64_t>(vectorSizes) : ArrayRef<int64_t>(),
+      dynamic ? ArrayRef<bool>(scalable) : ArrayRef<bool>(),
+      /*vectorizeNDExtract=*/false,
+      /*flatten1DDepthwiseConv=*/false,
+      /*assumeDynamicDimsMatchVecSizes=*/false,
+      /*createNamedContraction=*/true);
+  // Not vectorizable (e.g. a windowed access): the tile stays a loop nest.
+  if (succeeded(vectorized))
+    rw.replaceOp(current, vectorized->replacements);
+  return success();
+}
+
+FailureOr<Operation *> apply(RewriterBase &rw, linalg::LinalgOp op,
+                             const Schedule &s) {
   MLIRContext *ctx = op->getContext();
   size_t loops = op.getNumLoops();
   Operation *current = op.getOperation();
-  current->removeAttr(kScheduleAttrName);
 
   // 1. The grid.
   if (!s.grid.empty()) {
@@ -156,54 +213,40 @@ LogicalResult apply(RewriterBase &rw, linalg::LinalgOp op, const Schedule &s) {
     for (size_t d = 0; d < loops && d < level.sizes.size(); ++d)
       if (level.sizes[d] != 0)
         cacheSizes[d] = level.sizes[d];
-  FailureOr<Operation *> tiled = tile(rw, current, cacheSizes, s.tileOrder,
-                                      scf::SCFTilingOptions::LoopType::ForOp);
+  SmallVector<LoopLikeOpInterface> cacheLoops;
+  FailureOr<Operation *> tiled =
+      tile(rw, current, cacheSizes, s.tileOrder,
+           scf::SCFTilingOptions::LoopType::ForOp, {}, &cacheLoops);
   if (failed(tiled))
     return failure();
   current = *tiled;
 
-  // 3. Packing.
+  // Peel the parallel cache loops: full tiles get static shapes, so padding
+  // their outputs folds away and accumulators stay in place; only the last,
+  // partial tiles copy their outputs into padded buffers. The tiled op and
+  // its clones in the remainder loops are marked and finished one by one.
+  current->setAttr(kTileAttrName, rw.getUnitAttr());
   if (!s.promote.empty()) {
-    FailureOr<Operation *> packed =
-        pack(rw, cast<linalg::LinalgOp>(current), s.promote);
-    if (failed(packed))
-      return failure();
-    current = *packed;
+    SmallVector<scf::ForOp> peel;
+    for (LoopLikeOpInterface loop : cacheLoops)
+      if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+        peel.push_back(forOp);
+    // Only loops over parallel dims: reductions are padded with zeros.
+    auto linalgOp = cast<linalg::LinalgOp>(current);
+    SmallVector<utils::IteratorType> types = linalgOp.getIteratorTypesArray();
+    SmallVector<int64_t> order = completeOrder(s.tileOrder, loops);
+    SmallVector<scf::ForOp> parallel;
+    size_t next = 0;
+    for (int64_t d : order) {
+      if (cacheSizes[d] == 0)
+        continue;
+      if (next < peel.size() && types[d] == utils::IteratorType::parallel)
+        parallel.push_back(peel[next]);
+      ++next;
+    }
+    linalg::peelLoops(rw, parallel);
   }
-
-  // 4. Register tiles, vectorized.
-  SmallVector<int64_t> registerSizes(s.registerTile.begin(),
-                                     s.registerTile.end());
-  tiled = tile(rw, current, registerSizes, s.registerOrder,
-               scf::SCFTilingOptions::LoopType::ForOp);
-  if (failed(tiled))
-    return failure();
-  current = *tiled;
-  auto linalgOp = cast<linalg::LinalgOp>(current);
-  SmallVector<int64_t> vectorSizes;
-  bool dynamic = false;
-  for (auto [d, extent] : llvm::enumerate(linalgOp.getStaticLoopRanges())) {
-    dynamic |= ShapedType::isDynamic(extent);
-    vectorSizes.push_back(ShapedType::isDynamic(extent)
-                              ? s.registerTile[d]
-                              : std::max<int64_t>(extent, 1));
-  }
-  SmallVector<bool> scalable(vectorSizes.size(), false);
-  rw.setInsertionPoint(current);
-  FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
-      rw, current,
-      dynamic ? ArrayRef<int64_t>(vectorSizes) : ArrayRef<int64_t>(),
-      dynamic ? ArrayRef<bool>(scalable) : ArrayRef<bool>(),
-      /*vectorizeNDExtract=*/false,
-      /*flatten1DDepthwiseConv=*/false,
-      /*assumeDynamicDimsMatchVecSizes=*/false,
-      /*createNamedContraction=*/true);
-  if (failed(vectorized)) {
-    // Not vectorizable (e.g. a windowed access): the tile stays a loop nest.
-    return success();
-  }
-  rw.replaceOp(current, vectorized->replacements);
-  return success();
+  return current;
 }
 
 /// The ops of `loop`'s body that `root` depends on, in program order, if
@@ -263,10 +306,27 @@ void hoistPacking(Operation *root) {
 void hoistAccumulators(RewriterBase &rw, Operation *root) {
   for (int round = 0; round < 2; ++round) {
     SmallVector<LoopLikeOpInterface> loops;
-    root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    // Innermost loops only: those are the register tiles' reduction loops.
+    // Hoisting a cache tile's slices out of its k loop would turn a padded
+    // tile into a loop-carried copy.
+    root->walk([&](scf::ForOp loop) {
+      bool innermost = true;
+      loop.getBody()->walk([&](LoopLikeOpInterface) { innermost = false; });
+      if (innermost)
+        loops.push_back(loop);
+    });
     for (LoopLikeOpInterface loop : loops)
       hoistLoopInvariantSubsets(rw, loop);
   }
+}
+
+FrozenRewritePatternSet canonicalizations(MLIRContext *ctx) {
+  RewritePatternSet patterns(ctx);
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName name : ctx->getRegisteredOperations())
+    name.getCanonicalizationPatterns(patterns, ctx);
+  return FrozenRewritePatternSet(std::move(patterns));
 }
 
 struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
@@ -287,6 +347,26 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
       if (failed(apply(rw, op, **schedule)))
         return signalPassFailure();
     }
+    // Static shapes for the peeled full tiles, then finish every tile.
+    FrozenRewritePatternSet frozen = canonicalizations(&getContext());
+    (void)applyPatternsGreedily(getOperation(), frozen);
+    SmallVector<linalg::LinalgOp> tiles;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kTileAttrName))
+        tiles.push_back(op);
+    });
+    for (linalg::LinalgOp op : tiles) {
+      FailureOr<std::optional<Schedule>> schedule =
+          getSchedule(op, op.getNumLoops());
+      if (failed(schedule) || !*schedule)
+        return signalPassFailure();
+      op->removeAttr(kTileAttrName);
+      op->removeAttr(kScheduleAttrName);
+      if (failed(finishTile(rw, op, **schedule)))
+        return signalPassFailure();
+    }
+    getOperation()->walk(
+        [&](Operation *op) { op->removeAttr(kScheduleAttrName); });
     hoistPacking(getOperation());
     // Ops that tiling created inside the loops (the copies back from packed
     // tiles, fills of tiles) get the model's schedule too: a plugin lowers
@@ -315,10 +395,12 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
         schedule.grid.clear();
         schedule.tiles.clear();
         schedule.promote.clear();
-        if (failed(apply(rw, op, schedule))) {
-          op->emitError("strata-apply-schedule: cannot vectorize");
+        FailureOr<Operation *> tiled = apply(rw, op, schedule);
+        if (failed(tiled))
           return signalPassFailure();
-        }
+        (*tiled)->removeAttr(kTileAttrName);
+        if (failed(finishTile(rw, *tiled, schedule)))
+          return signalPassFailure();
       }
     }
     // Masked transfers carry their mask as an operand from here on, so that
@@ -329,12 +411,6 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
       (void)applyPatternsGreedily(getOperation(), std::move(masks));
     }
     // Fold slices into transfers and simplify before hoisting.
-    RewritePatternSet patterns(&getContext());
-    for (Dialect *dialect : getContext().getLoadedDialects())
-      dialect->getCanonicalizationPatterns(patterns);
-    for (RegisteredOperationName name : getContext().getRegisteredOperations())
-      name.getCanonicalizationPatterns(patterns, &getContext());
-    FrozenRewritePatternSet frozen(std::move(patterns));
     (void)applyPatternsGreedily(getOperation(), frozen);
     DominanceInfo dominance;
     eliminateCommonSubExpressions(rw, dominance, getOperation());

@@ -12,6 +12,8 @@ namespace strata {
 using namespace mlir;
 
 namespace {
+constexpr int64_t kMaxVectorElements = 1024;
+
 struct LowerCopies : strata::impl::StrataLowerCopiesBase<LowerCopies> {
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
@@ -20,9 +22,13 @@ struct LowerCopies : strata::impl::StrataLowerCopiesBase<LowerCopies> {
     for (memref::CopyOp copy : copies) {
       auto type = cast<MemRefType>(copy.getSource().getType());
       rw.setInsertionPoint(copy);
-      if (type.hasStaticShape() && succeeded(linalg::vectorizeCopy(rw, copy)))
+      // One vector transfer for a copy of a few registers (a tile row); a
+      // whole buffer as one vector would be one giant value.
+      if (type.hasStaticShape() &&
+          type.getNumElements() <= kMaxVectorElements &&
+          succeeded(linalg::vectorizeCopy(rw, copy)))
         continue;
-      // Dynamic shape: element loops (the plugin vectorizes what it can).
+      // Otherwise element loops, which LLVM vectorizes.
       auto generic = linalg::CopyOp::create(rw, copy.getLoc(), copy.getSource(),
                                             copy.getTarget());
       rw.eraseOp(copy);

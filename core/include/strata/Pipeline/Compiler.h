@@ -9,6 +9,7 @@
 #define STRATA_PIPELINE_COMPILER_H
 
 #include "strata/HW/Description.h"
+#include "strata/Pipeline/Pipeline.h"
 #include "strata/Target/TargetPlugin.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -43,7 +44,8 @@ void attachDescription(mlir::ModuleOp module, const hw::Description &chip);
 /// Attaches `chip` to the module (strata.hw) and runs S1-S4.
 mlir::LogicalResult runCoreStages(mlir::ModuleOp module,
                                   const hw::Description &chip,
-                                  const PassManagerHook &hook = {});
+                                  const PassManagerHook &hook = {},
+                                  const CoreOptions &options = {});
 
 /// Runs the plugin's S5 and checks that only its dialects are left.
 mlir::LogicalResult runPluginLowering(mlir::ModuleOp module,

@@ -21,10 +21,16 @@ void registerUpstreamPasses();
 /// Appends `pipeline` (textual, relative to `pm`'s op) to `pm`.
 void addPipeline(mlir::OpPassManager &pm, llvm::StringRef pipeline);
 
+/// What a user may set for the core stages.
+struct CoreOptions {
+  /// JSON file of schedules that replace the model's (strata-schedule).
+  std::string scheduleFile;
+};
+
 void buildPreparePipeline(mlir::OpPassManager &pm);
 void buildGroupPipeline(mlir::OpPassManager &pm, const hw::Description &chip);
-void buildSchedulePipeline(mlir::OpPassManager &pm,
-                           const hw::Description &chip);
+void buildSchedulePipeline(mlir::OpPassManager &pm, const hw::Description &chip,
+                           const CoreOptions &options = {});
 void buildApplyPipeline(mlir::OpPassManager &pm, const hw::Description &chip);
 
 /// Tensor programs to buffers in destination-passing style: results become
@@ -32,7 +38,8 @@ void buildApplyPipeline(mlir::OpPassManager &pm, const hw::Description &chip);
 void buildBufferizePipeline(mlir::OpPassManager &pm);
 
 /// S1 to S4 in order.
-void buildCorePipeline(mlir::OpPassManager &pm, const hw::Description &chip);
+void buildCorePipeline(mlir::OpPassManager &pm, const hw::Description &chip,
+                       const CoreOptions &options = {});
 
 /// Registers the stage pipelines with mlir-opt style tools
 /// (strata-prepare, strata-bufferize, strata-reference-to-llvm).

@@ -1,0 +1,31 @@
+// S4 applies a schedule on tensors: the m loop split over the cores
+// (scf.forall mapped to the grid level), cache tiles in the order n, k, m,
+// B packed once per (n, k) tile outside the m loop and A per m tile, full m
+// tiles peeled from the partial one (padded to whole register tiles), and
+// 4x32 register tiles vectorized with their accumulators kept in vectors
+// across the k loop.
+// RUN: strata-opt %s --strata-attach-target=target=host-x86-avx512 --strata-apply-schedule --canonicalize --cse | FileCheck %s
+
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.forall (%{{.*}}) = (0) to (100) step (50)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
+// The packed B panel, made before the m loop.
+// CHECK: tensor.empty() : tensor<16x64xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c48 step %c24
+// The packed A block inside it.
+// CHECK: tensor.empty() : tensor<24x16xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64 step %c32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c24 step %c4
+// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<4x32xf32>, vector<4x32xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c16 step %c1 iter_args(%{{.*}} = %[[ACC]]) -> (vector<4x32xf32>)
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<4x32xf32>, tensor<4x32xf32>
+// The last m tile (2 rows) padded to one register tile.
+// CHECK: tensor.empty() : tensor<4x16xf32>
+// CHECK: {mapping = [#strata.grid<"core">]}
+// CHECK-NOT: strata.schedule
+func.func @matmul(%a: tensor<100x40xf32>, %b: tensor<40x96xf32>, %c: tensor<100x96xf32>) -> tensor<100x96xf32> {
+  %r = linalg.matmul {strata.schedule = #strata.schedule<{kind = "contraction", grid_level = "core", grid = [50, 0, 0], tiles = [{memory = "l2", sizes = [24, 64, 0]}, {memory = "l1", sizes = [0, 0, 16]}], tile_order = [1, 2, 0], promote = [0, 1], register = [4, 32, 1], register_order = [1, 0, 2], vector_dim = 1, vector_width = 16}>}
+      ins(%a, %b : tensor<100x40xf32>, tensor<40x96xf32>) outs(%c : tensor<100x96xf32>) -> tensor<100x96xf32>
+  return %r : tensor<100x96xf32>
+}

@@ -1,0 +1,27 @@
+// A register tile's contraction becomes one broadcast multiply-add per row;
+// n-D transfers become 1-D loads and stores.
+// RUN: strata-opt %s --strata-lower-vectors --canonicalize | FileCheck %s
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @tile
+// CHECK-COUNT-2: vector.load {{.*}} : memref<2x1xf32>, vector<1xf32>
+// CHECK: %[[B:.*]] = vector.load {{.*}} : memref<1x32xf32>, vector<32xf32>
+// CHECK-COUNT-2: vector.load {{.*}} : memref<2x32xf32>, vector<32xf32>
+// CHECK: vector.broadcast {{.*}} : f32 to vector<32xf32>
+// CHECK: vector.fma %{{.*}}, %[[B]], %{{.*}} : vector<32xf32>
+// CHECK: vector.broadcast {{.*}} : f32 to vector<32xf32>
+// CHECK: vector.fma %{{.*}}, %[[B]], %{{.*}} : vector<32xf32>
+// CHECK-COUNT-2: vector.store {{.*}} : memref<2x32xf32>, vector<32xf32>
+// CHECK-NOT: vector.contract
+func.func @tile(%a: memref<2x1xf32>, %b: memref<1x32xf32>, %c: memref<2x32xf32>) {
+  %i = arith.constant 0 : index
+  %z = arith.constant 0.0 : f32
+  %va = vector.transfer_read %a[%i, %i], %z {in_bounds = [true, true]} : memref<2x1xf32>, vector<2x1xf32>
+  %vb = vector.transfer_read %b[%i, %i], %z {in_bounds = [true, true]} : memref<1x32xf32>, vector<1x32xf32>
+  %vc = vector.transfer_read %c[%i, %i], %z {in_bounds = [true, true]} : memref<2x32xf32>, vector<2x32xf32>
+  %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %va, %vb, %vc : vector<2x1xf32>, vector<1x32xf32> into vector<2x32xf32>
+  vector.transfer_write %r, %c[%i, %i] {in_bounds = [true, true]} : vector<2x32xf32>, memref<2x32xf32>
+  return
+}
