@@ -2,10 +2,11 @@
 //
 // The model reasons about reuse the way BLIS-style analyses do, but over any
 // loop nest: the register tile maximizes multiply-adds per loaded element
-// within the register file; each cache level, innermost first, keeps the
-// operand whose reuse the next loop out provides and is sized to half its
-// capacity (the other half is for the streaming operands); the loops split
-// over the compute level that owns the vector units.
+// within the register file; the innermost cache keeps the panels one register
+// tile walks (k tile), the next one the output tile with the packed panels
+// reused across it (m and n tiles), each sized to half its capacity (the
+// other half is for streaming data); the loops split over the compute level
+// that owns the vector units.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Schedule/Model.h"
@@ -220,7 +221,8 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
     sized.push_back({caches[1].name, m});
     sized.push_back({caches[1].name, n});
   }
-  // Balance: equal tiles that cover the extent with the least padding.
+  // Balance: equal tiles that cover the extent with the least padding (the
+  // footprints above are upper bounds of the balanced tiles).
   auto balance = [](int64_t extent, int64_t tile, int64_t multiple) {
     int64_t count = ceilDiv(extent, tile);
     return roundUp(ceilDiv(extent, count), multiple);
@@ -280,8 +282,9 @@ Schedule strata::chooseSchedule(const LoopNest &nest,
 
   // The vectorized loop: the output's contiguous loop when it is parallel,
   // else the contiguous loop of an input when it is a reduction (a row sum).
-  // The output's loop counts only if some input is contiguous along it too
-  // (a row sum's output loop runs down the input's columns).
+  // The output's loop is vectorized if some input is contiguous along it
+  // too, or if no input is contiguous along a reduction loop (a row sum's
+  // output loop runs down the input's columns: its reduction is vectorized).
   const LoopNest::Operand *out = firstOutput(nest);
   if (out && !out->dims.empty() && out->dims.back() >= 0 &&
       !nest.reduction[out->dims.back()]) {

@@ -2,8 +2,8 @@
 //
 // Chooses a Schedule for one structured op from the hardware description
 // alone: register tiles sized to the vector registers and FMA latency, cache
-// tiles sized to each cache level's capacity by the reuse of the operand kept
-// there, and the split over the compute level that owns the vector units. No
+// tiles sized to each cache level's capacity by the data reused there, and
+// the split over the compute level that owns the vector units. No
 // operator names and no per-size tables: the op is seen as a loop nest with
 // operands indexed by loops.
 //

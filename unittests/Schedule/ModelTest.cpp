@@ -1,0 +1,628 @@
+//===- ModelTest.cpp - The analytical schedule model ----------------------===//
+//
+// The expected values are derived in each test from the description's fields
+// by the rules documented in Schedule/Model.h and Model.cpp; the comments
+// give the hand computation for the shipped chips.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestSupport.h"
+
+#include "strata/HW/Model.h"
+#include "strata/Schedule/Model.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace strata;
+using namespace strata::test;
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+hw::VectorUnit unit(int64_t widthBits, int64_t registers, int64_t pipes,
+                    int64_t latency) {
+  hw::VectorUnit u;
+  u.widthBits = widthBits;
+  u.registers = registers;
+  u.fmaPipes = pipes;
+  u.fmaLatencyCycles = latency;
+  u.level = "core";
+  return u;
+}
+
+bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/// Registers a block uses: the accumulators, one register per vector of the
+/// operand loaded along the vector loop, one broadcast of the other.
+int64_t registersUsed(const RegisterBlock &b) {
+  return b.rows * b.vectors + b.vectors + 1;
+}
+
+/// Multiply-adds per loaded element: rows * vectors / (rows + vectors).
+double reuse(int64_t rows, int64_t vectors) {
+  return double(rows * vectors) / double(rows + vectors);
+}
+
+/// Bytes of memory level `name` one instance of the vector unit's level may
+/// use: a level owned by a coarser level (an L3 per chip) is shared among
+/// the vector units under its owner.
+double capacityPerUnit(const hw::Description &chip, const std::string &name) {
+  const hw::MemoryLevel *mem = chip.findMemory(name);
+  EXPECT_NE(mem, nullptr) << name;
+  if (!mem)
+    return 0;
+  double units = double(chip.totalUnits(chip.vector->level));
+  double owners = double(chip.totalUnits(mem->owner));
+  return double(mem->capacityBytes) * std::min(1.0, owners / units);
+}
+
+/// Equal tiles that cover `extent` with the least padding: as many tiles as
+/// `tile` needs, each the extent over that count rounded up to `multiple`.
+int64_t balance(int64_t extent, int64_t tile, int64_t multiple) {
+  return roundUp(ceilDiv(extent, ceilDiv(extent, tile)), multiple);
+}
+
+/// The tile sizes a matmul (loops m, n, k) should get on `chip`.
+struct MatmulPlan {
+  RegisterBlock block;
+  int64_t mr = 0, nr = 0; // register tile on m and n
+  int64_t parts = 0;      // instances of the vector unit's level
+  int64_t gridM = 0;      // m extent per instance
+  int64_t partM = 0;      // m and n extents one instance covers
+  int64_t partN = 0;
+  // The tiles the capacities give, before balancing: the footprints.
+  int64_t kcFit = 0; // l1 tile on k
+  int64_t ncFit = 0; // l2 tile on n
+  int64_t mcFit = 0; // l2 tile on m
+  // The tiles after balancing (and nc/nr made odd): the schedule's tiles.
+  int64_t kc = 0, mc = 0, nc = 0;
+};
+
+MatmulPlan planMatmul(const hw::Description &chip, int64_t M, int64_t N,
+                      int64_t K) {
+  const int64_t eb = 4; // f32
+  MatmulPlan p;
+  const hw::VectorUnit &u = *chip.vector;
+  int64_t width = u.widthBits / (8 * eb);
+  p.block = chooseRegisterBlock(u, M, ceilDiv(N, width));
+  p.mr = p.block.rows;
+  p.nr = p.block.vectors * width;
+  p.parts = chip.totalUnits(u.level);
+  // The grid splits m (it has more register tiles than n in these tests),
+  // each part a whole number of register tiles.
+  EXPECT_GT(ceilDiv(M, p.mr), ceilDiv(N, p.nr));
+  p.gridM = roundUp(ceilDiv(M, p.parts), p.mr);
+  p.partM = p.parts > 1 ? p.gridM : M;
+  p.partN = N;
+  // L1 keeps a kc x nr panel of B and an mr x kc panel of A in half of it.
+  p.kcFit = std::clamp<int64_t>(
+      int64_t(capacityPerUnit(chip, "l1") / 2) / ((p.nr + p.mr) * eb), 1, K);
+  // L2 keeps the mc x nc output tile, the kc x nc panel of B and the mc x kc
+  // block of A in half of it: mc*nc + kc*(mc + nc) <= budget elements. With
+  // mc = nc = side: side^2 + 2 kc side = budget. nc is side in whole
+  // register tiles; mc then takes what is left, in whole register tiles.
+  double budget = capacityPerUnit(chip, "l2") / 2 / double(eb);
+  double side =
+      -double(p.kcFit) + std::sqrt(double(p.kcFit) * p.kcFit + budget);
+  p.ncFit = std::clamp<int64_t>(int64_t(side) / p.nr * p.nr, p.nr,
+                                roundUp(p.partN, p.nr));
+  int64_t rows =
+      int64_t((budget - double(p.kcFit * p.ncFit)) / double(p.ncFit + p.kcFit));
+  p.mcFit =
+      std::clamp<int64_t>(rows / p.mr * p.mr, p.mr, roundUp(p.partM, p.mr));
+  // Balancing keeps the number of tiles and spreads the extent over them.
+  p.kc = balance(K, p.kcFit, 1);
+  p.mc = balance(p.partM, p.mcFit, p.mr);
+  p.nc = balance(p.partN, p.ncFit, p.nr);
+  EXPECT_EQ(ceilDiv(K, p.kc), ceilDiv(K, p.kcFit));
+  EXPECT_EQ(ceilDiv(p.partM, p.mc), ceilDiv(p.partM, p.mcFit));
+  EXPECT_EQ(ceilDiv(p.partN, p.nc), ceilDiv(p.partN, p.ncFit));
+  // An odd number of register tiles per packed row of B.
+  if (p.nc / p.nr > 1 && (p.nc / p.nr) % 2 == 0)
+    p.nc -= p.nr;
+  return p;
+}
+
+int64_t footprint(const Schedule &s, const std::string &level) {
+  for (const auto &[name, bytes] : s.footprints)
+    if (name == level)
+      return bytes;
+  return -1;
+}
+
+/// Bytes of the data each cache level keeps for tiles kc, mc, nc.
+int64_t l1Bytes(const MatmulPlan &p, int64_t kc) {
+  return kc * (p.nr + p.mr) * 4;
+}
+int64_t l2Bytes(int64_t kc, int64_t mc, int64_t nc) {
+  return (mc * nc + kc * (mc + nc)) * 4;
+}
+
+void expectMatmulSchedule(const hw::Description &chip, const Schedule &s,
+                          const MatmulPlan &p, int64_t M) {
+  EXPECT_EQ(s.kind, "contraction");
+  EXPECT_EQ(s.vectorDim, 1);
+  EXPECT_EQ(s.vectorWidth, chip.vector->widthBits / 32);
+  EXPECT_FALSE(s.partialReduction);
+  EXPECT_EQ(s.registerTile, (std::vector<int64_t>{p.mr, p.nr, 1}));
+  // Register loops n, m, then k innermost: the accumulators stay.
+  EXPECT_EQ(s.registerOrder, (std::vector<int64_t>{1, 0, 2}));
+  // Tile loops n, k, m: a packed k x n panel of B stays across m.
+  EXPECT_EQ(s.tileOrder, (std::vector<int64_t>{1, 2, 0}));
+  EXPECT_EQ(s.promote, (std::vector<int64_t>{0, 1}));
+
+  // Cache tiles, outermost level first: l2 tiles m and n, l1 tiles k; the
+  // l3 is not used for tiles.
+  ASSERT_EQ(s.tiles.size(), 2u);
+  EXPECT_EQ(s.tiles[0].memory, "l2");
+  EXPECT_EQ(s.tiles[0].sizes, (std::vector<int64_t>{p.mc, p.nc, 0}));
+  EXPECT_EQ(s.tiles[1].memory, "l1");
+  EXPECT_EQ(s.tiles[1].sizes, (std::vector<int64_t>{0, 0, p.kc}));
+  EXPECT_EQ(p.mc % p.mr, 0);
+  EXPECT_EQ(p.nc % p.nr, 0);
+  EXPECT_TRUE(p.nc == p.nr || (p.nc / p.nr) % 2 == 1) << p.nc;
+
+  // The grid: m over the instances of the vector unit's level, whole
+  // register tiles per instance, all of m covered.
+  EXPECT_EQ(s.gridLevel, chip.vector->level);
+  EXPECT_EQ(s.grid, (std::vector<int64_t>{p.gridM, 0, 0}));
+  EXPECT_EQ(s.grid[0] % p.mr, 0);
+  EXPECT_GE(s.grid[0] * p.parts, M);
+  EXPECT_LT((s.grid[0] - p.mr) * p.parts, M); // the smallest such tile
+
+  // What each level keeps fits the half the model sized it for. The
+  // footprints are those of the tiles before balancing; balancing and the
+  // odd rule only shrink tiles, so the final tiles fit too.
+  double l1Half = capacityPerUnit(chip, "l1") / 2;
+  double l2Half = capacityPerUnit(chip, "l2") / 2;
+  EXPECT_EQ(footprint(s, "l1"), l1Bytes(p, p.kcFit));
+  EXPECT_LE(footprint(s, "l1"), l1Half);
+  EXPECT_EQ(footprint(s, "l2"), l2Bytes(p.kcFit, p.mcFit, p.ncFit));
+  EXPECT_LE(footprint(s, "l2"), l2Half);
+  EXPECT_EQ(footprint(s, "l3"), -1);
+  EXPECT_LE(p.kc, p.kcFit);
+  EXPECT_LE(p.mc, p.mcFit);
+  EXPECT_LE(p.nc, p.ncFit);
+  EXPECT_LE(l1Bytes(p, p.kc), l1Half);
+  EXPECT_LE(l2Bytes(p.kc, p.mc, p.nc), l2Half);
+  EXPECT_EQ(footprint(s, "registers"), registersUsed(p.block));
+  EXPECT_LE(footprint(s, "registers"), chip.vector->registers);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// chooseRegisterBlock
+//===----------------------------------------------------------------------===//
+
+TEST(RegisterBlock, Avx512) {
+  // 32 registers, 2 pipes x latency 4: 8 independent accumulators needed.
+  // Feasible blocks (rows * vectors + vectors + 1 <= 32), best rows each:
+  //   vectors 1: rows 30, reuse 30/31 = 0.97
+  //   vectors 2: rows 14, reuse 28/16 = 1.75
+  //   vectors 4: rows  6, reuse 24/10 = 2.40  <- 24 accumulators >= 8
+  //   vectors 8: rows  2, reuse 16/10 = 1.60
+  //   vectors 16: none (16 + 16 + 1 > 32)
+  RegisterBlock b = chooseRegisterBlock(unit(512, 32, 2, 4), 1000, 1000);
+  EXPECT_EQ(b.rows, 6);
+  EXPECT_EQ(b.vectors, 4);
+  EXPECT_EQ(registersUsed(b), 29);
+}
+
+TEST(RegisterBlock, Avx2) {
+  // 16 registers, 2 pipes x latency 5: 10 accumulators needed.
+  //   vectors 1: rows 14, reuse 14/15 = 0.93
+  //   vectors 2: rows  6, reuse 12/8  = 1.50  <- 12 accumulators >= 10
+  //   vectors 4: rows  2, reuse  8/6  = 1.33, and 8 < 10 accumulators
+  RegisterBlock b = chooseRegisterBlock(unit(256, 16, 2, 5), 1000, 1000);
+  EXPECT_EQ(b.rows, 6);
+  EXPECT_EQ(b.vectors, 2);
+}
+
+TEST(RegisterBlock, Limits) {
+  hw::VectorUnit avx512 = unit(512, 32, 2, 4);
+  // One row: the latency needs 8 accumulators, so 8 vectors (1*8+8+1 = 17
+  // registers); fewer vectors leave pipes idle, 16 do not fit.
+  RegisterBlock oneRow = chooseRegisterBlock(avx512, 1, 1000);
+  EXPECT_EQ(oneRow.rows, 1);
+  EXPECT_EQ(oneRow.vectors, 8);
+  // One vector: as many rows as fit, 30 * 1 + 1 + 1 = 32.
+  RegisterBlock oneVector = chooseRegisterBlock(avx512, 1000, 1);
+  EXPECT_EQ(oneVector.vectors, 1);
+  EXPECT_EQ(oneVector.rows, 30);
+  // Both limits: the 1 x 1 block.
+  RegisterBlock one = chooseRegisterBlock(avx512, 1, 1);
+  EXPECT_EQ(one.rows, 1);
+  EXPECT_EQ(one.vectors, 1);
+  // A limit larger than the optimum changes nothing; a vector limit that is
+  // not a power of two allows the powers of two below it.
+  RegisterBlock three = chooseRegisterBlock(avx512, 1000, 3);
+  EXPECT_EQ(three.vectors, 2);
+  EXPECT_EQ(three.rows, 14);
+}
+
+// Over many units and limits: the block fits the registers and the limits,
+// its vector count is a power of two, and when it covers the FMA latency no
+// other feasible block that covers it reuses loaded elements more.
+TEST(RegisterBlock, FeasibleAndOptimal) {
+  for (int64_t registers : {3, 8, 16, 24, 32, 64})
+    for (int64_t pipes : {1, 2, 4})
+      for (int64_t latency : {1, 3, 4, 5, 8})
+        for (int64_t maxRows : {1, 2, 5, 8, 100})
+          for (int64_t maxVectors : {1, 2, 3, 8, 100}) {
+            SCOPED_TRACE(testing::Message()
+                         << "registers " << registers << ", pipes " << pipes
+                         << ", latency " << latency << ", maxRows " << maxRows
+                         << ", maxVectors " << maxVectors);
+            RegisterBlock b = chooseRegisterBlock(
+                unit(512, registers, pipes, latency), maxRows, maxVectors);
+            ASSERT_GE(b.rows, 1);
+            ASSERT_LE(b.rows, maxRows);
+            ASSERT_LE(b.vectors, maxVectors);
+            ASSERT_TRUE(isPowerOfTwo(b.vectors));
+            ASSERT_LE(registersUsed(b), registers);
+            int64_t needed = pipes * latency;
+            if (b.rows * b.vectors < needed)
+              continue;
+            for (int64_t v = 1; v <= maxVectors; v *= 2)
+              for (int64_t r = 1; r <= maxRows; ++r)
+                if (r * v + v + 1 <= registers && r * v >= needed)
+                  ASSERT_LE(reuse(r, v), reuse(b.rows, b.vectors) + 1e-9)
+                      << r << " x " << v << " is better than " << b.rows
+                      << " x " << b.vectors;
+          }
+}
+
+//===----------------------------------------------------------------------===//
+// chooseSchedule: contractions
+//===----------------------------------------------------------------------===//
+
+TEST(ScheduleModel, MatmulAvx512) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  ASSERT_TRUE(chip.vector.has_value());
+  const int64_t M = 4096, N = 4096, K = 4096;
+  // 16 f32 lanes, register block 6 x 4 vectors: mr 6, nr 64.
+  // 2 cores: m split 4096 / 2 = 2048 -> 2052 (342 tiles of 6); n whole.
+  // l1 48 KiB per core: 24576 / ((64 + 6) * 4) = 87.
+  // l2 1 MiB per core: budget 524288 / 4 = 131072 elements;
+  //   side = -87 + sqrt(87^2 + 131072) = -87 + 372.3 = 285 -> nc 256;
+  //   mc: (131072 - 87 * 256) / (256 + 87) = 108800 / 343 = 317 -> 312.
+  //   Footprint (312 * 256 + 87 * (312 + 256)) * 4 = 517152 <= 524288.
+  // Balance: k 4096 in 48 tiles of 87 -> 4096 / 48 = 86;
+  //   m 2052 in 7 tiles of 312 -> 2052 / 7 = 294 (49 x 6);
+  //   n 4096 in 16 tiles of 256 -> 256, 4 register tiles: even, so 192.
+  MatmulPlan p = planMatmul(chip, M, N, K);
+  EXPECT_EQ(p.mr, 6);
+  EXPECT_EQ(p.nr, 64);
+  EXPECT_EQ(p.gridM, 2052);
+  EXPECT_EQ(p.kcFit, 87);
+  EXPECT_EQ(p.ncFit, 256);
+  EXPECT_EQ(p.mcFit, 312);
+  EXPECT_EQ(l2Bytes(p.kcFit, p.mcFit, p.ncFit), 517152);
+  EXPECT_EQ(p.kc, 86);
+  EXPECT_EQ(p.mc, 294);
+  EXPECT_EQ(p.nc, 192);
+  expectMatmulSchedule(chip, chooseSchedule(matmulNest(M, N, K), chip), p, M);
+}
+
+TEST(ScheduleModel, MatmulAvx2) {
+  hw::Description chip = loadShipped("host-x86-avx2");
+  ASSERT_TRUE(chip.vector.has_value());
+  const int64_t M = 4096, N = 4096, K = 4096;
+  // 8 f32 lanes, register block 6 x 2 vectors: mr 6, nr 16.
+  // 8 cores: m split 4096 / 8 = 512 -> 516; n whole.
+  // l1 32 KiB per core: 16384 / ((16 + 6) * 4) = 186.
+  // l2 256 KiB per core: budget 131072 / 4 = 32768 elements;
+  //   side = -186 + sqrt(186^2 + 32768) = -186 + 259.5 = 73 -> nc 64;
+  //   mc: (32768 - 186 * 64) / (64 + 186) = 20864 / 250 = 83 -> 78.
+  //   Footprint (78 * 64 + 186 * (78 + 64)) * 4 = 125616 <= 131072.
+  // Balance: k 4096 in 23 tiles of 186 -> 4096 / 23 = 179;
+  //   m 516 in 7 tiles of 78 -> 516 / 7 = 74 -> 78;
+  //   n 4096 in 64 tiles of 64 -> 64, 4 register tiles: even, so 48.
+  MatmulPlan p = planMatmul(chip, M, N, K);
+  EXPECT_EQ(p.mr, 6);
+  EXPECT_EQ(p.nr, 16);
+  EXPECT_EQ(p.gridM, 516);
+  EXPECT_EQ(p.kcFit, 186);
+  EXPECT_EQ(p.ncFit, 64);
+  EXPECT_EQ(p.mcFit, 78);
+  EXPECT_EQ(l2Bytes(p.kcFit, p.mcFit, p.ncFit), 125616);
+  EXPECT_EQ(p.kc, 179);
+  EXPECT_EQ(p.mc, 78);
+  EXPECT_EQ(p.nc, 48);
+  expectMatmulSchedule(chip, chooseSchedule(matmulNest(M, N, K), chip), p, M);
+}
+
+TEST(ScheduleModel, SmallMatmulTilesAreClamped) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  const int64_t M = 100, N = 96, K = 40;
+  // Register block 6 x 4 (N allows 6 vectors): mr 6, nr 64. m has 17
+  // register tiles, n 2: m split over 2 cores, 50 -> 54.
+  // k = 40 is below the l1 fit (87): the k tile is the whole loop.
+  // l2: side = -40 + sqrt(40^2 + 131072) = -40 + 364.2 = 324 -> 320,
+  //   clamped to n rounded up to register tiles: 128;
+  //   mc: (131072 - 40 * 128) / (128 + 40) = 749 -> 744, clamped to 54.
+  // Balance: k 40, m 54 and n 96 -> 128 in one tile each; 128 is 2
+  //   register tiles, even, so nc 64.
+  MatmulPlan p = planMatmul(chip, M, N, K);
+  EXPECT_EQ(p.gridM, 54);
+  EXPECT_EQ(p.kcFit, K);
+  EXPECT_EQ(p.ncFit, 128);
+  EXPECT_EQ(p.mcFit, 54);
+  EXPECT_EQ(p.kc, K);
+  EXPECT_EQ(p.mc, 54);
+  EXPECT_EQ(p.nc, 64);
+  expectMatmulSchedule(chip, chooseSchedule(matmulNest(M, N, K), chip), p, M);
+}
+
+namespace {
+hw::MemoryLevel *findLevel(hw::Description &chip, const std::string &name) {
+  for (hw::MemoryLevel &mem : chip.memory)
+    if (mem.name == name)
+      return &mem;
+  return nullptr;
+}
+} // namespace
+
+TEST(ScheduleModel, MatmulFollowsTheL1Capacity) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  const int64_t M = 4096, N = 4096, K = 4096;
+  Schedule base = chooseSchedule(matmulNest(M, N, K), chip);
+  hw::MemoryLevel *l1 = findLevel(chip, "l1");
+  ASSERT_NE(l1, nullptr);
+  l1->capacityBytes *= 2;
+  // 96 KiB: 49152 / 280 = 175 instead of 87.
+  // l2: side = -175 + sqrt(175^2 + 131072) = -175 + 402.1 = 227 -> 192;
+  //   mc: (131072 - 175 * 192) / (192 + 175) = 97472 / 367 = 265 -> 264.
+  // Balance: k 4096 in 24 tiles of 175 -> 171; m 2052 in 8 tiles of 264
+  //   -> 257 -> 258; n 4096 in 22 tiles of 192 -> 187 -> 192, 3 register
+  //   tiles: odd, kept.
+  MatmulPlan p = planMatmul(chip, M, N, K);
+  EXPECT_EQ(p.kcFit, 175);
+  EXPECT_EQ(p.ncFit, 192);
+  EXPECT_EQ(p.mcFit, 264);
+  EXPECT_EQ(p.kc, 171);
+  EXPECT_EQ(p.mc, 258);
+  EXPECT_EQ(p.nc, 192);
+  Schedule bigger = chooseSchedule(matmulNest(M, N, K), chip);
+  expectMatmulSchedule(chip, bigger, p, M);
+  ASSERT_EQ(base.tiles.size(), 2u);
+  ASSERT_EQ(bigger.tiles.size(), 2u);
+  EXPECT_GT(bigger.tiles[1].sizes[2], base.tiles[1].sizes[2]);
+  EXPECT_GT(footprint(bigger, "l1"), footprint(base, "l1"));
+}
+
+TEST(ScheduleModel, MatmulFollowsTheL2Capacity) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  const int64_t M = 4096, N = 4096, K = 4096;
+  Schedule base = chooseSchedule(matmulNest(M, N, K), chip);
+  hw::MemoryLevel *l2 = findLevel(chip, "l2");
+  ASSERT_NE(l2, nullptr);
+  l2->capacityBytes *= 2;
+  // 2 MiB: kc stays 87 (86 balanced); budget 262144 elements;
+  //   side = -87 + sqrt(87^2 + 262144) = -87 + 519.3 = 432 -> 384;
+  //   mc: (262144 - 87 * 384) / (384 + 87) = 228736 / 471 = 485 -> 480.
+  //   Footprint (480 * 384 + 87 * (480 + 384)) * 4 = 1037952 <= 1048576.
+  // Balance: m 2052 in 5 tiles of 480 -> 411 -> 414; n 4096 in 11 tiles
+  //   of 384 -> 373 -> 384, 6 register tiles: even, so 320.
+  MatmulPlan p = planMatmul(chip, M, N, K);
+  EXPECT_EQ(p.kcFit, 87);
+  EXPECT_EQ(p.ncFit, 384);
+  EXPECT_EQ(p.mcFit, 480);
+  EXPECT_EQ(l2Bytes(p.kcFit, p.mcFit, p.ncFit), 1037952);
+  EXPECT_EQ(p.kc, 86);
+  EXPECT_EQ(p.mc, 414);
+  EXPECT_EQ(p.nc, 320);
+  Schedule bigger = chooseSchedule(matmulNest(M, N, K), chip);
+  expectMatmulSchedule(chip, bigger, p, M);
+  ASSERT_EQ(base.tiles.size(), 2u);
+  ASSERT_EQ(bigger.tiles.size(), 2u);
+  // Larger m and n tiles; the k tile follows the l1 alone.
+  EXPECT_GT(bigger.tiles[0].sizes[0], base.tiles[0].sizes[0]);
+  EXPECT_GT(bigger.tiles[0].sizes[1], base.tiles[0].sizes[1]);
+  EXPECT_EQ(bigger.tiles[1].sizes[2], base.tiles[1].sizes[2]);
+  EXPECT_GT(footprint(bigger, "l2"), footprint(base, "l2"));
+}
+
+TEST(ScheduleModel, MatmulFollowsTheRegisterFile) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  const int64_t M = 4096, N = 4096, K = 4096;
+  Schedule base = chooseSchedule(matmulNest(M, N, K), chip);
+  chip.vector->registers = 16;
+  // 16 registers, 8 accumulators needed: 6 x 2 (12 accumulators, reuse 1.5)
+  // beats 2 x 4 (8, reuse 1.33) and 14 x 1 (0.93); nr = 2 * 16 = 32.
+  // l1: 24576 / ((32 + 6) * 4) = 161.
+  // l2: side = -161 + sqrt(161^2 + 131072) = -161 + 396.2 = 235 -> 224;
+  //   mc: (131072 - 161 * 224) / (224 + 161) = 95008 / 385 = 246 -> 246.
+  // Balance: k 4096 in 26 tiles of 161 -> 158; m 2052 in 9 tiles of 246
+  //   -> 228; n 4096 in 19 tiles of 224 -> 216 -> 224, 7 register tiles:
+  //   odd, kept.
+  MatmulPlan p = planMatmul(chip, M, N, K);
+  EXPECT_EQ(p.mr, 6);
+  EXPECT_EQ(p.nr, 32);
+  EXPECT_EQ(p.kcFit, 161);
+  EXPECT_EQ(p.ncFit, 224);
+  EXPECT_EQ(p.mcFit, 246);
+  EXPECT_EQ(p.kc, 158);
+  EXPECT_EQ(p.mc, 228);
+  EXPECT_EQ(p.nc, 224);
+  Schedule fewer = chooseSchedule(matmulNest(M, N, K), chip);
+  expectMatmulSchedule(chip, fewer, p, M);
+  EXPECT_LT(fewer.registerTile[0] * fewer.registerTile[1],
+            base.registerTile[0] * base.registerTile[1]);
+  EXPECT_LT(footprint(fewer, "registers"), footprint(base, "registers"));
+}
+
+TEST(ScheduleModel, BatchMatmul) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  // C[b, m, n] += A[b, m, k] * B[b, k, n] over loops (b, m, n, k).
+  LoopNest nest;
+  nest.extents = {4, 512, 512, 512};
+  nest.reduction = {false, false, false, true};
+  nest.operands = {{{0, 1, 3}, false}, {{0, 3, 2}, false}, {{0, 1, 2}, true}};
+  Schedule s = chooseSchedule(nest, chip);
+  RegisterBlock block = chooseRegisterBlock(*chip.vector, 512, 512 / 16);
+  EXPECT_EQ(s.kind, "contraction");
+  EXPECT_EQ(s.vectorDim, 2);
+  EXPECT_EQ(s.registerTile,
+            (std::vector<int64_t>{1, block.rows, block.vectors * 16, 1}));
+  // The batch loop outermost, then n, k, m.
+  EXPECT_EQ(s.tileOrder, (std::vector<int64_t>{0, 2, 3, 1}));
+  EXPECT_EQ(s.registerOrder, (std::vector<int64_t>{0, 2, 1, 3}));
+  EXPECT_EQ(s.promote, (std::vector<int64_t>{0, 1}));
+}
+
+//===----------------------------------------------------------------------===//
+// chooseSchedule: elementwise ops and reductions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The register tile along the vector loop of an elementwise op: enough
+/// independent vectors to cover pipes x latency, at most registers /
+/// (operands + 1), rounded down to a power of two.
+int64_t elementwiseTile(const hw::VectorUnit &u, int64_t operands,
+                        int64_t extent) {
+  int64_t width = u.widthBits / 32;
+  int64_t unroll = std::clamp<int64_t>(u.registers / (operands + 1), 1,
+                                       u.fmaPipes * u.fmaLatencyCycles);
+  int64_t pow2 = 1;
+  while (pow2 * 2 <= unroll)
+    pow2 *= 2;
+  return std::min(pow2 * width, roundUp(extent, width));
+}
+} // namespace
+
+TEST(ScheduleModel, ElementwiseAvx512) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  // 3 operands: 32 / 4 = 8 registers per operand, 8 accumulators needed: 8
+  // vectors of 16 = 128 (the lit test cpu-vector-width.mlir agrees).
+  Schedule s = chooseSchedule(elementwiseNest(1024, 1024, 2), chip);
+  EXPECT_EQ(elementwiseTile(*chip.vector, 3, 1024), 128);
+  EXPECT_EQ(s.kind, "elementwise");
+  EXPECT_EQ(s.vectorDim, 1);
+  EXPECT_EQ(s.vectorWidth, 16);
+  EXPECT_FALSE(s.partialReduction);
+  EXPECT_EQ(s.registerTile, (std::vector<int64_t>{1, 128}));
+  EXPECT_TRUE(s.tiles.empty());
+  EXPECT_TRUE(s.promote.empty());
+  // Rows have the most register tiles: split over the 2 cores.
+  EXPECT_EQ(s.gridLevel, "core");
+  EXPECT_EQ(s.grid, (std::vector<int64_t>{512, 0}));
+}
+
+TEST(ScheduleModel, ElementwiseAvx2) {
+  hw::Description chip = loadShipped("host-x86-avx2");
+  // 3 operands: 16 / 4 = 4 vectors of 8 = 32.
+  Schedule s = chooseSchedule(elementwiseNest(1024, 1024, 2), chip);
+  EXPECT_EQ(elementwiseTile(*chip.vector, 3, 1024), 32);
+  EXPECT_EQ(s.kind, "elementwise");
+  EXPECT_EQ(s.vectorDim, 1);
+  EXPECT_EQ(s.registerTile, (std::vector<int64_t>{1, 32}));
+  // 4 operands: 16 / 5 = 3, rounded down to a power of two: 2 vectors.
+  Schedule four = chooseSchedule(elementwiseNest(1024, 1024, 3), chip);
+  EXPECT_EQ(elementwiseTile(*chip.vector, 4, 1024), 16);
+  EXPECT_EQ(four.registerTile, (std::vector<int64_t>{1, 16}));
+  // A short row: the tile is the row rounded up to whole vectors.
+  Schedule narrow = chooseSchedule(elementwiseNest(1024, 12, 2), chip);
+  EXPECT_EQ(narrow.registerTile, (std::vector<int64_t>{1, 16}));
+}
+
+// A row sum out[r] = sum_c in[r, c]: the contiguous loop of the input is the
+// reduction c, so it is vectorized with partial results (Model.cpp: "else
+// the contiguous loop of an input when it is a reduction (a row sum)").
+TEST(ScheduleModel, RowReduction) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  LoopNest nest;
+  nest.extents = {1024, 1024};
+  nest.reduction = {false, true};
+  nest.operands = {{{0, 1}, false}, {{0}, true}};
+  nest.flopsPerIteration = 1;
+  Schedule s = chooseSchedule(nest, chip);
+  EXPECT_EQ(s.kind, "reduction");
+  EXPECT_EQ(s.vectorDim, 1);
+  EXPECT_TRUE(s.partialReduction);
+  EXPECT_TRUE(s.tiles.empty());
+}
+
+// A column sum out[c] = sum_r in[r, c]: the output's contiguous loop c is
+// parallel and contiguous in the input; no partial results.
+TEST(ScheduleModel, ColumnReduction) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  LoopNest nest;
+  nest.extents = {1024, 1024};
+  nest.reduction = {true, false};
+  nest.operands = {{{0, 1}, false}, {{1}, true}};
+  nest.flopsPerIteration = 1;
+  Schedule s = chooseSchedule(nest, chip);
+  EXPECT_EQ(s.kind, "reduction");
+  EXPECT_EQ(s.vectorDim, 1);
+  EXPECT_FALSE(s.partialReduction);
+}
+
+// A full sum to a scalar: the input's loop is vectorized with partial
+// results.
+TEST(ScheduleModel, FullReduction) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  LoopNest nest;
+  nest.extents = {1 << 20};
+  nest.reduction = {true};
+  nest.operands = {{{0}, false}, {{}, true}};
+  nest.flopsPerIteration = 1;
+  Schedule s = chooseSchedule(nest, chip);
+  EXPECT_EQ(s.kind, "reduction");
+  EXPECT_EQ(s.vectorDim, 0);
+  EXPECT_TRUE(s.partialReduction);
+  EXPECT_TRUE(s.grid.empty()); // no parallel loop to split
+}
+
+//===----------------------------------------------------------------------===//
+// predict: roofline time and bound
+//===----------------------------------------------------------------------===//
+
+namespace {
+double dramBandwidth(const hw::DerivedModel &model) {
+  for (const hw::MemoryModel &mem : model.memory)
+    if (mem.kind == "dram")
+      return mem.bandwidthTotal;
+  return 0;
+}
+} // namespace
+
+TEST(ScheduleModel, PredictMatmulIsComputeBound) {
+  for (const char *name : {"host-x86-avx512", "host-x86-avx2"}) {
+    SCOPED_TRACE(name);
+    hw::Description chip = loadShipped(name);
+    hw::DerivedModel model = hw::deriveModel(chip);
+    const double n = 2048;
+    Schedule s = chooseSchedule(matmulNest(2048, 2048, 2048), chip);
+    // 2 n^3 FLOP at the f32 peak against 3 n^2 f32 elements from DRAM.
+    double compute = 2 * n * n * n / model.peakFlops("f32");
+    double memory = 3 * n * n * 4 / dramBandwidth(model);
+    ASSERT_GT(compute, memory);
+    EXPECT_EQ(s.bound, "compute");
+    EXPECT_GT(s.predictedSeconds, 0);
+    EXPECT_DOUBLE_EQ(s.predictedSeconds, compute);
+  }
+}
+
+TEST(ScheduleModel, PredictElementwiseIsMemoryBound) {
+  for (const char *name : {"host-x86-avx512", "host-x86-avx2"}) {
+    SCOPED_TRACE(name);
+    hw::Description chip = loadShipped(name);
+    hw::DerivedModel model = hw::deriveModel(chip);
+    const double n = 1024;
+    Schedule s = chooseSchedule(elementwiseNest(1024, 1024, 2), chip);
+    // n^2 FLOP against 3 n^2 f32 elements.
+    double compute = n * n / model.peakFlops("f32");
+    double memory = 3 * n * n * 4 / dramBandwidth(model);
+    ASSERT_LT(compute, memory);
+    EXPECT_EQ(s.bound, "memory");
+    EXPECT_GT(s.predictedSeconds, 0);
+    EXPECT_DOUBLE_EQ(s.predictedSeconds, memory);
+  }
+}
