@@ -38,6 +38,8 @@ using namespace strata;
 namespace {
 /// Marks the result of a packing copy until it is hoisted.
 constexpr llvm::StringLiteral kPackedAttrName = "strata.packed";
+/// Marks the root of a fusion group while it is tiled.
+constexpr llvm::StringLiteral kRootAttrName = "strata.root";
 /// Marks the cache tiles of the op being scheduled.
 constexpr llvm::StringLiteral kTileAttrName = "strata.tile";
 
@@ -320,6 +322,129 @@ void hoistAccumulators(RewriterBase &rw, Operation *root) {
   }
 }
 
+/// The kind a schedule on `op` names; "" when it has none.
+std::string scheduleKind(Operation *op) {
+  auto attr = op->getAttrOfType<ScheduleAttr>(kScheduleAttrName);
+  if (!attr)
+    return "";
+  auto kind = attr.getFields().getAs<StringAttr>("kind");
+  return kind ? kind.getValue().str() : "";
+}
+
+/// Ops a group may recompute per tile: elementwise ops and reductions
+/// (never contractions, whose work would be repeated), and fills.
+bool fusible(Operation *op) {
+  if (!op || op->getParentOfType<LoopLikeOpInterface>())
+    return false;
+  if (isa<linalg::FillOp>(op))
+    return true;
+  std::string kind = scheduleKind(op);
+  return !kind.empty() && kind != "contraction";
+}
+
+/// S2's groups, formed here: an elementwise op or reduction whose results no
+/// fusible op consumes is a group's root; its producers (the reductions of
+/// a softmax or layernorm, elementwise chains, fills) are computed per tile
+/// of the root: over the grid, then one row at a time, so the intermediates
+/// of a row stay in cache and every input is read from memory once.
+LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
+  SmallVector<linalg::LinalgOp> roots;
+  scope->walk([&](linalg::LinalgOp op) {
+    if (!fusible(op) || isa<linalg::FillOp>(op))
+      return;
+    bool consumed = llvm::any_of(op->getUsers(), [](Operation *user) {
+      return fusible(user) && !isa<linalg::FillOp>(user);
+    });
+    bool hasProducer = llvm::any_of(op->getOperands(), [](Value v) {
+      Operation *def = v.getDefiningOp();
+      return fusible(def) && !isa<linalg::FillOp>(def);
+    });
+    if (!consumed && hasProducer)
+      roots.push_back(op);
+  });
+  for (linalg::LinalgOp root : roots) {
+    FailureOr<std::optional<Schedule>> schedule =
+        getSchedule(root, root.getNumLoops());
+    if (failed(schedule) || !*schedule)
+      return failure();
+    const Schedule &s = **schedule;
+    size_t loops = root.getNumLoops();
+    SmallVector<utils::IteratorType> types = root.getIteratorTypesArray();
+    // Rows: every parallel loop but the vectorized one, one at a time.
+    SmallVector<int64_t> rows(loops, 0);
+    for (size_t d = 0; d < loops; ++d)
+      if (types[d] == utils::IteratorType::parallel &&
+          int64_t(d) != s.vectorDim)
+        rows[d] = 1;
+    if (llvm::all_of(rows, [](int64_t r) { return r == 0; }))
+      continue;
+    root->setAttr(kRootAttrName, rw.getUnitAttr());
+    Operation *current = root;
+    auto fuseAt = [&](ArrayRef<int64_t> sizes,
+                      scf::SCFTilingOptions::LoopType type,
+                      ArrayRef<Attribute> mapping) -> LogicalResult {
+      if (llvm::all_of(sizes, [](int64_t v) { return v == 0; }))
+        return success();
+      scf::SCFTileAndFuseOptions options;
+      scf::SCFTilingOptions tiling;
+      tiling.setTileSizes(getAsIndexOpFoldResult(rw.getContext(), sizes));
+      tiling.setLoopType(type);
+      if (!mapping.empty())
+        tiling.setMapping(mapping);
+      options.setTilingOptions(tiling);
+      options.setFusionControlFn(
+          [](tensor::ExtractSliceOp, OpResult producer, bool)
+              -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+            Operation *def = producer.getOwner();
+            if (isa<linalg::FillOp>(def) ||
+                (!scheduleKind(def).empty() &&
+                 scheduleKind(def) != "contraction"))
+              return scf::SCFTileAndFuseOptions::ControlFnResult{};
+            return std::nullopt;
+          });
+      rw.setInsertionPoint(current);
+      FailureOr<scf::SCFTileAndFuseResult> result =
+          scf::tileConsumerAndFuseProducersUsingSCF(
+              rw, cast<TilingInterface>(current), options);
+      if (failed(result))
+        return current->emitError("strata-apply-schedule: fusion failed");
+      for (auto [original, replacement] : result->replacements)
+        rw.replaceAllUsesWith(original, replacement);
+      Operation *tiled = nullptr;
+      for (Operation *op : result->tiledAndFusedOps)
+        if (op->hasAttr(kRootAttrName))
+          tiled = op;
+      if (!tiled)
+        return current->emitError("strata-apply-schedule: lost the root");
+      current = tiled;
+      return success();
+    };
+    if (!s.grid.empty()) {
+      SmallVector<Attribute> mapping;
+      int64_t dim = 0;
+      for (int64_t size : s.grid)
+        if (size != 0)
+          mapping.push_back(GridAttr::get(rw.getContext(), s.gridLevel, dim++));
+      std::reverse(mapping.begin(), mapping.end());
+      if (failed(fuseAt(s.grid, scf::SCFTilingOptions::LoopType::ForallOp,
+                        mapping)))
+        return failure();
+    }
+    if (failed(fuseAt(rows, scf::SCFTilingOptions::LoopType::ForOp, {})))
+      return failure();
+    current->removeAttr(kRootAttrName);
+  }
+  // Everything now inside the group loops gets a register schedule later;
+  // producers left without users are dead.
+  scope->walk([&](linalg::LinalgOp op) {
+    if (op->getParentOfType<LoopLikeOpInterface>()) {
+      op->removeAttr(kScheduleAttrName);
+      op->removeAttr(kRootAttrName);
+    }
+  });
+  return success();
+}
+
 FrozenRewritePatternSet canonicalizations(MLIRContext *ctx) {
   RewritePatternSet patterns(ctx);
   for (Dialect *dialect : ctx->getLoadedDialects())
@@ -331,14 +456,17 @@ FrozenRewritePatternSet canonicalizations(MLIRContext *ctx) {
 
 struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
   void runOnOperation() override {
+    IRRewriter rw(&getContext());
+    if (failed(fuseGroups(rw, getOperation())))
+      return signalPassFailure();
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kScheduleAttrName) && op->use_empty() &&
+          op->getNumResults() > 0)
+        return; // a fused producer nothing reads any more
       if (op->hasAttr(kScheduleAttrName))
         ops.push_back(op);
     });
-    if (ops.empty())
-      return;
-    IRRewriter rw(&getContext());
     for (linalg::LinalgOp op : ops) {
       FailureOr<std::optional<Schedule>> schedule =
           getSchedule(op, op.getNumLoops());

@@ -44,27 +44,17 @@ public:
     return cpu::describeHostMachine();
   }
 
-  // Loops in affine form, vectorized at the description's f32 vector width
-  // along a loop whose accesses are contiguous (test-fastest-varying=0: the
-  // memref's fastest-varying dimension); a strided loop would turn every
-  // vector load into a gather. f32 transcendentals become polynomials that
-  // stay vectorized instead of scalar libm calls; accumulators stay in
-  // registers across reduction loops. Then the shared host lowering.
+  // The core has tiled and vectorized every scheduled op (mapped IR); what
+  // is left are whole-buffer fills and copies and ops without a vector form,
+  // which become loops that LLVM's loop vectorizer handles. f32
+  // transcendentals become polynomials that stay vectorized instead of
+  // scalar libm calls; n-D vector ops become 1-D ops of the vector width;
+  // grid loops become threads. Then the shared host lowering.
   void buildLoweringPipeline(mlir::OpPassManager &pm,
-                             const hw::Description &chip) const override {
-    int64_t lanes = chip.vector ? chip.vector->widthBits / 32 : 4;
-    addPipeline(
-        pm, llvm::formatv(
-                "func.func(convert-linalg-to-affine-loops,"
-                "affine-loop-normalize{{promote-single-iter=true},"
-                "affine-super-vectorize{{virtual-vector-size="
-                "{0} vectorize-reductions=true test-fastest-varying=0},"
-                "strata-approximate-math),lower-affine,"
-                "func.func(strata-lower-copies,strata-hoist-vector-transfers,"
-                "strata-lower-vectors),"
-                "canonicalize,cse",
-                lanes)
-                .str());
+                             const hw::Description &) const override {
+    addPipeline(pm, "func.func(convert-linalg-to-loops,strata-approximate-math,"
+                    "strata-lower-copies,strata-hoist-vector-transfers,"
+                    "strata-lower-vectors),canonicalize,cse");
     cpu::buildThreadLoweringPipeline(pm);
     buildLoopsToLLVMPipeline(pm);
   }
