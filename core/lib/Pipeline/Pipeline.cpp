@@ -55,7 +55,11 @@ void strata::buildBufferizePipeline(OpPassManager &pm) {
                   "function-boundary-type-conversion=identity-layout-map},"
                   "buffer-results-to-out-params{hoist-static-allocs "
                   "modify-public-functions},"
-                  "canonicalize,buffer-deallocation-pipeline,canonicalize");
+                  // Tile buffers are allocated once per loop nest, not once
+                  // per iteration (never out of a grid loop: each thread
+                  // keeps its own).
+                  "canonicalize,func.func(buffer-loop-hoisting),"
+                  "buffer-deallocation-pipeline,canonicalize");
   pm.addPass(createStrataVerifyDestinationPassing());
 }
 

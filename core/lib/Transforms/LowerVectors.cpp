@@ -31,7 +31,7 @@ struct LowerVectors : strata::impl::StrataLowerVectorsBase<LowerVectors> {
       vector::populateVectorTransposeLoweringPatterns(
           patterns, vector::VectorTransposeLowering::EltWise);
       vector::populateVectorMultiReductionLoweringPatterns(
-          patterns, vector::VectorMultiReductionLowering::InnerParallel);
+          patterns, vector::VectorMultiReductionLowering::InnerReduction);
       vector::populateVectorMaskOpLoweringPatterns(patterns);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateVectorShapeCastLoweringPatterns(patterns);
