@@ -139,34 +139,17 @@ FailureOr<Operation *> pack(RewriterBase &rw, linalg::LinalgOp op,
   return padded.getOperation();
 }
 
-/// Packs, register-tiles and vectorizes one cache tile.
-LogicalResult finishTile(RewriterBase &rw, Operation *current,
-                         const Schedule &s) {
-  // 3. Packing.
-  if (!s.promote.empty()) {
-    FailureOr<Operation *> packed =
-        pack(rw, cast<linalg::LinalgOp>(current), s.promote, s.registerTile);
-    if (failed(packed))
-      return failure();
-    current = *packed;
-  }
-
-  // 4. Register tiles, vectorized.
-  SmallVector<int64_t> registerSizes(s.registerTile.begin(),
-                                     s.registerTile.end());
-  FailureOr<Operation *> tiled =
-      tile(rw, current, registerSizes, s.registerOrder,
-           scf::SCFTilingOptions::LoopType::ForOp);
-  if (failed(tiled))
-    return failure();
-  current = *tiled;
-  auto linalgOp = cast<linalg::LinalgOp>(current);
+/// Vectorizes one register tile (masked where its extent is dynamic); a
+/// tile without a vector form (a windowed access) stays a loop nest.
+void vectorizeTile(RewriterBase &rw, linalg::LinalgOp linalgOp,
+                   ArrayRef<int64_t> registerTile) {
+  Operation *current = linalgOp.getOperation();
   SmallVector<int64_t> vectorSizes;
   bool dynamic = false;
   for (auto [d, extent] : llvm::enumerate(linalgOp.getStaticLoopRanges())) {
     dynamic |= ShapedType::isDynamic(extent);
     vectorSizes.push_back(ShapedType::isDynamic(extent)
-                              ? s.registerTile[d]
+                              ? (d < registerTile.size() ? registerTile[d] : 1)
                               : std::max<int64_t>(extent, 1));
   }
   SmallVector<bool> scalable(vectorSizes.size(), false);
@@ -182,6 +165,70 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
   // Not vectorizable (e.g. a windowed access): the tile stays a loop nest.
   if (succeeded(vectorized))
     rw.replaceOp(current, vectorized->replacements);
+}
+
+/// Packs, register-tiles and vectorizes one cache tile.
+LogicalResult finishTile(RewriterBase &rw, Operation *current,
+                         const Schedule &s) {
+  // 3. Packing.
+  if (!s.promote.empty()) {
+    FailureOr<Operation *> packed =
+        pack(rw, cast<linalg::LinalgOp>(current), s.promote, s.registerTile);
+    if (failed(packed))
+      return failure();
+    current = *packed;
+  }
+
+  // 4. Register tiles, vectorized. A reduction along the vector loop keeps
+  // a register tile of partial results and combines them after its loop.
+  SmallVector<int64_t> registerSizes(s.registerTile.begin(),
+                                     s.registerTile.end());
+  auto linalgCurrent = cast<linalg::LinalgOp>(current);
+  bool partial = s.partialReduction && s.vectorDim >= 0 &&
+                 s.vectorDim < int64_t(linalgCurrent.getNumLoops()) &&
+                 linalgCurrent.getIteratorTypesArray()[s.vectorDim] ==
+                     utils::IteratorType::reduction;
+  // Only for one row (a row of a fusion group): the partial results of
+  // several rows would be one register tile per row.
+  SmallVector<int64_t> extents = linalgCurrent.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> types =
+      linalgCurrent.getIteratorTypesArray();
+  for (size_t d = 0; d < extents.size(); ++d)
+    if (types[d] == utils::IteratorType::parallel && extents[d] != 1)
+      partial = false;
+  if (partial) {
+    SmallVector<int64_t> partialSizes(extents.size(), 0);
+    partialSizes[s.vectorDim] = registerSizes[s.vectorDim];
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(rw.getContext(), partialSizes));
+
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    options.setReductionTilingStrategy(
+        ReductionTilingStrategy::PartialReductionOuterReduction);
+    options.setReductionDims({unsigned(s.vectorDim)});
+    rw.setInsertionPoint(current);
+    FailureOr<scf::SCFTilingResult> result =
+        scf::tileUsingSCF(rw, cast<TilingInterface>(current), options);
+    if (succeeded(result)) {
+      rw.replaceOp(current, result->replacements);
+      SmallVector<Operation *> parts(result->tiledOps.begin(),
+                                     result->tiledOps.end());
+      parts.append(result->mergeOps.begin(), result->mergeOps.end());
+      for (Value init : result->initialValues)
+        if (Operation *def = init.getDefiningOp())
+          parts.push_back(def);
+      for (Operation *part : parts)
+        if (auto op = dyn_cast<linalg::LinalgOp>(part))
+          vectorizeTile(rw, op, s.registerTile);
+      return success();
+    }
+  }
+  FailureOr<Operation *> tiled =
+      tile(rw, current, registerSizes, s.registerOrder,
+           scf::SCFTilingOptions::LoopType::ForOp);
+  if (failed(tiled))
+    return failure();
+  vectorizeTile(rw, cast<linalg::LinalgOp>(*tiled), s.registerTile);
   return success();
 }
 
