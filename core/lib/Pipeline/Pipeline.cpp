@@ -40,8 +40,11 @@ void strata::buildPreparePipeline(OpPassManager &pm) {
                   "strata-decompose-aggregates),canonicalize,cse");
 }
 
-// S2 decides fusion groups; for now every op is its own group.
-void strata::buildGroupPipeline(OpPassManager &, const hw::Description &) {}
+// S2: contractions made contiguous along their vector loop; the fusion
+// groups themselves are formed with the schedules' tiles in S4.
+void strata::buildGroupPipeline(OpPassManager &pm, const hw::Description &) {
+  addPipeline(pm, "func.func(strata-normalize-contractions),canonicalize");
+}
 
 // S3: the model picks every op's schedule from the module's description.
 void strata::buildSchedulePipeline(OpPassManager &pm, const hw::Description &,

@@ -185,6 +185,26 @@ def StrataApplySchedule : Pass<"strata-apply-schedule"> {
                            "::mlir::bufferization::BufferizationDialect"];
 }
 
+def StrataNormalizeContractions : Pass<"strata-normalize-contractions"> {
+  let summary = "Make every contraction's vector loop contiguous in memory";
+  let description = [{
+    A contraction whose output's innermost loop indexes an input along a
+    dimension that is not the input's innermost (e.g. `Q * K^T` written as a
+    batch matmul with `K` indexed `(b, n, k)`) gets that input transposed
+    once (a `linalg.transpose`, O(n*k) work against O(m*n*k)), so the model
+    sees a contraction it can pack and vectorize:
+
+    ```mlir
+    linalg.batch_matmul indexing_maps = [(b,m,n,k)->(b,m,k), (b,m,n,k)->(b,n,k), ...]
+    // ->
+    %kt = linalg.transpose ins(%k) permutation = [0, 2, 1]
+    linalg.generic {indexing_maps = [..., (b,m,n,k)->(b,k,n), ...]}
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def StrataLowerCopies : Pass<"strata-lower-copies"> {
   let summary = "Copies between buffers become vector loads and stores";
   let description = [{
