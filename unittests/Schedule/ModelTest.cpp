@@ -549,6 +549,22 @@ TEST(ScheduleModel, RowReduction) {
   EXPECT_TRUE(s.tiles.empty());
 }
 
+// A layernorm's variance var[r] = sum_c (x[r, c] - mean[r])^2: the row's
+// mean is indexed by the output's loop r, but it is a broadcast operand;
+// the data is contiguous along the reduction c, which is vectorized.
+TEST(ScheduleModel, RowReductionWithBroadcastOperand) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  LoopNest nest;
+  nest.extents = {4096, 4096};
+  nest.reduction = {false, true};
+  nest.operands = {{{0, 1}, false}, {{0}, false}, {{0}, true}};
+  nest.flopsPerIteration = 3;
+  Schedule s = chooseSchedule(nest, chip);
+  EXPECT_EQ(s.kind, "reduction");
+  EXPECT_EQ(s.vectorDim, 1);
+  EXPECT_TRUE(s.partialReduction);
+}
+
 // A column sum out[c] = sum_r in[r, c]: the output's contiguous loop c is
 // parallel and contiguous in the input; no partial results.
 TEST(ScheduleModel, ColumnReduction) {

@@ -282,18 +282,25 @@ Schedule strata::chooseSchedule(const LoopNest &nest,
 
   // The vectorized loop: the output's contiguous loop when it is parallel,
   // else the contiguous loop of an input when it is a reduction (a row sum).
-  // The output's loop is vectorized if some input is contiguous along it
-  // too, or if no input is contiguous along a reduction loop (a row sum's
+  // The output's loop is vectorized if some input of the highest rank is
+  // contiguous along it too, or if no input is contiguous along a reduction
+  // loop (a row sum's
   // output loop runs down the input's columns: its reduction is vectorized).
   const LoopNest::Operand *out = firstOutput(nest);
   if (out && !out->dims.empty() && out->dims.back() >= 0 &&
       !nest.reduction[out->dims.back()]) {
     int64_t candidate = out->dims.back();
+    // Only inputs of the highest rank count: a broadcast operand (a row's
+    // mean in a layernorm) is small, whatever its layout.
+    size_t maxRank = 0;
+    for (const LoopNest::Operand &op : nest.operands)
+      if (!op.output)
+        maxRank = std::max(maxRank, op.dims.size());
     bool inputAlong = false, inputAcross = false;
     for (const LoopNest::Operand &op : nest.operands) {
       if (op.output || op.dims.empty())
         continue;
-      if (op.dims.back() == candidate)
+      if (op.dims.back() == candidate && op.dims.size() == maxRank)
         inputAlong = true;
       else if (op.dims.back() >= 0 && nest.reduction[op.dims.back()])
         inputAcross = true;
