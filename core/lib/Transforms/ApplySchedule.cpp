@@ -52,6 +52,18 @@ SmallVector<int64_t> completeOrder(ArrayRef<int64_t> order, size_t loops) {
   return full;
 }
 
+/// The scf.forall mapping of a schedule's grid: one #strata.grid dim per
+/// split loop, listed innermost first by convention.
+SmallVector<Attribute> gridMapping(MLIRContext *ctx, const Schedule &s) {
+  SmallVector<Attribute> mapping;
+  int64_t dim = 0;
+  for (int64_t size : s.grid)
+    if (size != 0)
+      mapping.push_back(GridAttr::get(ctx, s.gridLevel, dim++));
+  std::reverse(mapping.begin(), mapping.end());
+  return mapping;
+}
+
 /// Tiles `op` once; returns the tiled op (or `op` when nothing is tiled).
 FailureOr<Operation *>
 tile(RewriterBase &rw, Operation *op, ArrayRef<int64_t> sizes,
@@ -240,17 +252,9 @@ FailureOr<Operation *> apply(RewriterBase &rw, linalg::LinalgOp op,
 
   // 1. The grid.
   if (!s.grid.empty()) {
-    SmallVector<Attribute> mapping;
-    int64_t dim = 0;
-    for (int64_t size : s.grid)
-      if (size != 0)
-        mapping.push_back(GridAttr::get(ctx, s.gridLevel, dim++));
-    // Mapping dims are listed innermost first by convention; one grid dim is
-    // the common case.
-    std::reverse(mapping.begin(), mapping.end());
     FailureOr<Operation *> tiled =
         tile(rw, current, s.grid, {}, scf::SCFTilingOptions::LoopType::ForallOp,
-             mapping);
+             gridMapping(ctx, s));
     if (failed(tiled))
       return failure();
     current = *tiled;
@@ -467,14 +471,8 @@ LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
       return success();
     };
     if (!s.grid.empty()) {
-      SmallVector<Attribute> mapping;
-      int64_t dim = 0;
-      for (int64_t size : s.grid)
-        if (size != 0)
-          mapping.push_back(GridAttr::get(rw.getContext(), s.gridLevel, dim++));
-      std::reverse(mapping.begin(), mapping.end());
       if (failed(fuseAt(s.grid, scf::SCFTilingOptions::LoopType::ForallOp,
-                        mapping)))
+                        gridMapping(rw.getContext(), s))))
         return failure();
     }
     if (failed(fuseAt(rows, scf::SCFTilingOptions::LoopType::ForOp, {})))

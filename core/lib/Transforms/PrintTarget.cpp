@@ -1,7 +1,7 @@
 //===- PrintTarget.cpp - Read a module's description back -----------------===//
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/HW/Model.h"
-#include "strata/Target/TargetRegistry.h"
+#include "strata/Schedule/Attributes.h"
 #include "strata/Transforms/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -17,20 +17,10 @@ using namespace strata;
 namespace {
 struct PrintTarget : strata::impl::StrataPrintTargetBase<PrintTarget> {
   void runOnOperation() override {
-    HardwareAttr hw = getHardwareAttr(getOperation());
-    if (!hw) {
-      getOperation().emitError() << "module carries no 'strata.hw' description";
+    FailureOr<hw::Description> loaded = descriptionOf(getOperation());
+    if (failed(loaded))
       return signalPassFailure();
-    }
-    hw::LoadResult result = TargetRegistry::get().validate(
-        attributeToJson(hw.getDescription()), "<strata.hw>",
-        /*requirePlugin=*/false);
-    if (!result) {
-      getOperation().emitError() << "invalid 'strata.hw' description:\n"
-                                 << result.formatErrors();
-      return signalPassFailure();
-    }
-    const hw::Description &chip = *result.description;
+    const hw::Description &chip = *loaded;
     llvm::outs() << hw::formatModel(chip, hw::deriveModel(chip));
   }
 };

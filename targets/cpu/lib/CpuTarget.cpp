@@ -48,13 +48,13 @@ public:
   // is left are whole-buffer fills and copies and ops without a vector form,
   // which become loops that LLVM's loop vectorizer handles. f32
   // transcendentals become polynomials that stay vectorized instead of
-  // scalar libm calls; n-D vector ops become 1-D ops of the vector width;
-  // grid loops become threads. Then the shared host lowering.
+  // scalar libm calls; accumulators left in memory by bufferization move
+  // back into registers; grid loops become threads. Then the shared host
+  // lowering (which also lowers copies and n-D vectors).
   void buildLoweringPipeline(mlir::OpPassManager &pm,
                              const hw::Description &) const override {
     addPipeline(pm, "func.func(convert-linalg-to-loops,strata-approximate-math,"
-                    "strata-lower-copies,strata-hoist-vector-transfers,"
-                    "strata-lower-vectors),canonicalize,cse");
+                    "strata-hoist-vector-transfers),canonicalize,cse");
     cpu::buildThreadLoweringPipeline(pm);
     buildLoopsToLLVMPipeline(pm);
   }
