@@ -497,8 +497,22 @@ def _venv_python(ctx):
     return py
 
 
+def _run_peer_script(ctx, script, what, dump_dir, args):
+    """Runs a peer runner (peer_*.py) in the peers' venv on the harness's
+    inputs and returns the JSON object it prints last."""
+    run = [_venv_python(ctx), os.path.join(HERE, script), *args,
+           "--data", dump_dir, "--threads", str(ctx["threads"]),
+           "--reps", str(ctx["reps"]), "--budget", str(ctx["budget"])]
+    r = subprocess.run(run, capture_output=True, text=True, env=ctx["env"],
+                       timeout=ctx["timeout"])
+    last = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
+    if r.returncode != 0 or not last:
+        raise PeerSkip(f"{what} run failed: " + (r.stderr or r.stdout)
+                       .strip()[-1500:])
+    return json.loads(last[-1])
+
+
 def peer_iree(ctx, wl, mlir_path, dump_dir):
-    py = _venv_python(ctx)
     iree_compile = os.path.join(ctx["venv"], "bin", "iree-compile")
     if not os.path.exists(iree_compile):
         raise PeerSkip("iree-compile is not installed in "
@@ -512,17 +526,8 @@ def peer_iree(ctx, wl, mlir_path, dump_dir):
     compile_s = time.perf_counter() - t0
     if r.returncode != 0:
         raise PeerSkip("iree-compile failed: " + r.stderr.strip()[-1500:])
-    fn = wl[1]
-    run = [py, os.path.join(HERE, "peer_iree.py"), "--vmfb", vmfb,
-           "--fn", fn, "--data", dump_dir, "--threads", str(ctx["threads"]),
-           "--reps", str(ctx["reps"]), "--budget", str(ctx["budget"])]
-    r = subprocess.run(run, capture_output=True, text=True, env=ctx["env"],
-                       timeout=ctx["timeout"])
-    last = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
-    if r.returncode != 0 or not last:
-        raise PeerSkip("IREE run failed: " + (r.stderr or r.stdout)
-                       .strip()[-1500:])
-    res = json.loads(last[-1])
+    res = _run_peer_script(ctx, "peer_iree.py", "IREE", dump_dir,
+                           ["--vmfb", vmfb, "--fn", wl[1]])
     res["compile_s"] = compile_s
     res["note"] = ("iree-compile --iree-hal-target-backends=llvm-cpu "
                    "--iree-llvmcpu-target-cpu=host; Python runtime, "
@@ -541,17 +546,10 @@ def peer_inductor(ctx, wl, mlir_path, dump_dir):
         raise PeerSkip(f"torch is not installed in {ctx['venv']} "
                        "(pip install torch numpy; run.sh --peers does it)")
     name, kind, _ = wl
-    run = [py, os.path.join(HERE, "peer_inductor.py"), "--kind", kind,
-           "--data", dump_dir, "--threads", str(ctx["threads"]),
-           "--reps", str(ctx["reps"]), "--budget", str(ctx["budget"]),
-           "--cache-dir", os.path.join(ctx["work"], name + ".inductor")]
-    r = subprocess.run(run, capture_output=True, text=True, env=ctx["env"],
-                       timeout=ctx["timeout"])
-    last = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
-    if r.returncode != 0 or not last:
-        raise PeerSkip("Inductor run failed: " + (r.stderr or r.stdout)
-                       .strip()[-1500:])
-    res = json.loads(last[-1])
+    res = _run_peer_script(
+        ctx, "peer_inductor.py", "Inductor", dump_dir,
+        ["--kind", kind,
+         "--cache-dir", os.path.join(ctx["work"], name + ".inductor")])
     if "skip" in res:
         raise PeerSkip(res["skip"])
     return res

@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import sys
 import time
 
@@ -138,6 +137,8 @@ def main():
 
     import numpy as np
     import torch
+
+    import peer_common
     import torch._inductor.config as icfg
 
     # Threads of ATen and of Inductor's OpenMP kernels (fixed at compile
@@ -150,16 +151,8 @@ def main():
     # vectorized kernels for the host's ISA).
     icfg.freezing = True
 
-    with open(os.path.join(args.data, "meta.json")) as f:
-        meta = json.load(f)
-
-    def load(entry):
-        a = np.fromfile(os.path.join(args.data, entry["file"]),
-                        dtype=np.float32)
-        return a.reshape(entry["shape"])
-
-    inputs = [torch.from_numpy(load(e)) for e in meta["inputs"]]
-    ref = load(meta["reference"])
+    meta, host_inputs, ref = peer_common.load_data(args.data)
+    inputs = [torch.from_numpy(a) for a in host_inputs]
     model, acts = build(args.kind, inputs, torch)
     model.eval()
     fn = torch.compile(model, mode=args.mode, fullgraph=True)
@@ -177,20 +170,10 @@ def main():
         out = fn(*acts)
         warm = time.perf_counter() - t0
         del out
-        n = max(1, min(args.reps, int(args.budget / warm) if warm > 0
-                       else args.reps))
-        samples = []
-        for _ in range(n):
-            t = time.perf_counter()
-            out = fn(*acts)
-            samples.append(time.perf_counter() - t)
-            del out
+        samples = peer_common.time_calls(lambda: fn(*acts), warm, args.reps,
+                                         args.budget)
 
-    want = ref.astype(np.float64)
-    den = np.sqrt(np.sum(want * want))
-    rel = float(np.sqrt(np.sum((got - want) ** 2)) / den) if den else 0.0
-    if not np.all(np.isfinite(got)):
-        rel = float("inf")
+    rel = peer_common.relative_error(got, ref)
     settings = (f"torch {torch.__version__} torch.compile(mode="
                 f"{args.mode}, fullgraph) Inductor CPU, "
                 f"freezing=True, inference_mode, {args.threads} thread(s), "
@@ -200,13 +183,8 @@ def main():
         fused = counters["inductor"]["fuse_attention"] > 0
         settings += ("; fused into scaled_dot_product_attention by the "
                      "pattern matcher" if fused else "; not fused")
-    print(json.dumps({
-        "median_s": statistics.median(samples), "min_s": min(samples),
-        "runs": len(samples), "warmup_s": warm, "compile_s": compile_s,
-        "rel_err": rel if rel != float("inf") else None,
-        "pass": rel <= 1e-4, "checked_against": meta["reference"]["from"],
-        "note": settings,
-    }))
+    peer_common.report(samples, warm, rel, meta, compile_s=compile_s,
+                       note=settings)
     return 0
 
 

@@ -7,7 +7,6 @@ against the harness's reference. Runs in the peers' virtual environment
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
 
@@ -23,8 +22,9 @@ def main():
     ap.add_argument("--budget", type=float, default=10.0)
     args = ap.parse_args()
 
-    import numpy as np
     import iree.runtime as rt
+
+    import peer_common
 
     # One worker group per thread of the benchmark.
     rt.flags.parse_flags(f"--task_topology_max_group_count={args.threads}")
@@ -33,16 +33,7 @@ def main():
     ctx.add_vm_module(rt.VmModule.mmap(config.vm_instance, args.vmfb))
     fn = ctx.modules.module[args.fn]
 
-    with open(os.path.join(args.data, "meta.json")) as f:
-        meta = json.load(f)
-
-    def load(entry):
-        a = np.fromfile(os.path.join(args.data, entry["file"]),
-                        dtype=np.float32)
-        return a.reshape(entry["shape"])
-
-    host_inputs = [load(e) for e in meta["inputs"]]
-    ref = load(meta["reference"])
+    meta, host_inputs, ref = peer_common.load_data(args.data)
     inputs = [rt.asdevicearray(config.device, a) for a in host_inputs]
 
     def call():
@@ -51,27 +42,10 @@ def main():
     t0 = time.perf_counter()
     out = call()
     warm = time.perf_counter() - t0
-    got = np.asarray(out.to_host() if hasattr(out, "to_host") else out,
-                     dtype=np.float64)
-    want = ref.astype(np.float64)
-    den = np.sqrt(np.sum(want * want))
-    rel = float(np.sqrt(np.sum((got - want) ** 2)) / den) if den else 0.0
-    if not np.all(np.isfinite(got)):
-        rel = float("inf")
-    n = max(1, min(args.reps, int(args.budget / warm) if warm > 0
-                   else args.reps))
-    samples = []
-    for _ in range(n):
-        t = time.perf_counter()
-        out = call()
-        samples.append(time.perf_counter() - t)
-        del out
-    print(json.dumps({
-        "median_s": statistics.median(samples), "min_s": min(samples),
-        "runs": len(samples), "warmup_s": warm,
-        "rel_err": rel if rel != float("inf") else None,
-        "pass": rel <= 1e-4, "checked_against": meta["reference"]["from"],
-    }))
+    rel = peer_common.relative_error(
+        out.to_host() if hasattr(out, "to_host") else out, ref)
+    samples = peer_common.time_calls(call, warm, args.reps, args.budget)
+    peer_common.report(samples, warm, rel, meta)
     return 0
 
 
