@@ -56,6 +56,10 @@ void strata::buildBufferizePipeline(OpPassManager &pm) {
   pm.addPass(createStrataPrepareEntryPoints());
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries "
                   "function-boundary-type-conversion=identity-layout-map},"
+                  // Loops that carry a buffer return it unchanged: folded,
+                  // a result is its allocation, which becomes the caller's
+                  // output buffer instead of a copy into it.
+                  "canonicalize,"
                   "buffer-results-to-out-params{hoist-static-allocs "
                   "modify-public-functions},"
                   // Tile buffers are allocated once per loop nest, not once

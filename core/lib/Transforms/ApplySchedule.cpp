@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -42,6 +43,13 @@ constexpr llvm::StringLiteral kPackedAttrName = "strata.packed";
 constexpr llvm::StringLiteral kRootAttrName = "strata.root";
 /// Marks the cache tiles of the op being scheduled.
 constexpr llvm::StringLiteral kTileAttrName = "strata.tile";
+/// Marks a register tile (with its register tile sizes) to vectorize.
+constexpr llvm::StringLiteral kRegisterAttrName = "strata.register";
+
+/// The loop dims that tiling by `sizes` in `order` makes loops for, in the
+/// order of the loops (outermost first).
+SmallVector<int64_t> loopsOfDims(ArrayRef<int64_t> sizes,
+                                 ArrayRef<int64_t> order);
 
 /// `order` followed by the loops it does not name: a full permutation.
 SmallVector<int64_t> completeOrder(ArrayRef<int64_t> order, size_t loops) {
@@ -50,6 +58,15 @@ SmallVector<int64_t> completeOrder(ArrayRef<int64_t> order, size_t loops) {
     if (!llvm::is_contained(order, int64_t(d)))
       full.push_back(int64_t(d));
   return full;
+}
+
+SmallVector<int64_t> loopsOfDims(ArrayRef<int64_t> sizes,
+                                 ArrayRef<int64_t> order) {
+  SmallVector<int64_t> dims;
+  for (int64_t d : completeOrder(order, sizes.size()))
+    if (sizes[d] != 0)
+      dims.push_back(d);
+  return dims;
 }
 
 /// The scf.forall mapping of a schedule's grid: one #strata.grid dim per
@@ -90,19 +107,45 @@ tile(RewriterBase &rw, Operation *op, ArrayRef<int64_t> sizes,
   return result->tiledOps.front();
 }
 
-/// Pads every loop of `op` to its static bounding box rounded up to whole
-/// register tiles; operands in `promote`
-/// are copied even when no padding is needed (packing).
+/// The loops packing pads: reductions (zeros add nothing) and loops of
+/// dynamic extent, each to whole register tiles. A static parallel loop is
+/// never padded: its partial register tile is peeled instead, so an output
+/// tile is never copied into a padded buffer and back.
+SmallVector<int64_t> paddedLoops(linalg::LinalgOp op) {
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> types = op.getIteratorTypesArray();
+  SmallVector<int64_t> dims;
+  for (size_t d = 0; d < extents.size(); ++d)
+    if (types[d] == utils::IteratorType::reduction ||
+        ShapedType::isDynamic(extents[d]))
+      dims.push_back(int64_t(d));
+  return dims;
+}
+
+/// Whether one of `op`'s outputs is indexed by a loop in `padded`.
+bool outputPadded(linalg::LinalgOp op, ArrayRef<int64_t> padded) {
+  for (OpOperand &init : op.getDpsInitsMutable())
+    for (AffineExpr expr : op.getMatchingIndexingMap(&init).getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim || llvm::is_contained(padded, int64_t(dim.getPosition())))
+        return true;
+    }
+  return false;
+}
+
+/// Packs a cache tile: pads its loops (see paddedLoops) to whole register
+/// tiles; operands in `promote` are copied even when no padding is needed.
 FailureOr<Operation *> pack(RewriterBase &rw, linalg::LinalgOp op,
                             ArrayRef<int64_t> promote,
                             ArrayRef<int64_t> registerTile) {
   linalg::LinalgPaddingOptions options;
-  SmallVector<int64_t> dims;
-  for (unsigned d = 0; d < op.getNumLoops(); ++d)
-    dims.push_back(d);
+  SmallVector<int64_t> dims = paddedLoops(op), multiples;
+  for (int64_t d : dims)
+    multiples.push_back(d < int64_t(registerTile.size())
+                            ? std::max<int64_t>(registerTile[d], 1)
+                            : 1);
   options.setPaddingDimensions(dims);
-  // Whole register tiles only: no register tile is ever partial.
-  options.setPadToMultipleOf(registerTile);
+  options.setPadToMultipleOf(multiples);
   SmallVector<Attribute> values;
   SmallVector<bool> nofold;
   for (OpOperand &operand : op->getOpOperands()) {
@@ -113,9 +156,13 @@ FailureOr<Operation *> pack(RewriterBase &rw, linalg::LinalgOp op,
   }
   options.setPaddingValues(values);
   options.setNofoldFlags(nofold);
-  // The padded result is sliced back; bufferization then writes full tiles
-  // in place and copies only the slices of padded ones.
-  options.setCopyBackOp(linalg::LinalgPaddingOptions::CopyBackOp::None);
+  // A full tile is computed in place. A padded one is copied back into its
+  // destination explicitly: a loop around it then yields its own iter_arg
+  // (a sliced-back value alone would not bufferize in place).
+  options.setCopyBackOp(
+      outputPadded(op, dims)
+          ? linalg::LinalgPaddingOptions::CopyBackOp::LinalgCopy
+          : linalg::LinalgPaddingOptions::CopyBackOp::None);
   linalg::LinalgOp padded;
   SmallVector<Value> replacements;
   SmallVector<tensor::PadOp> padOps;
@@ -135,7 +182,11 @@ FailureOr<Operation *> pack(RewriterBase &rw, linalg::LinalgOp op,
                                           type.getElementType());
     Value zero = arith::ConstantOp::create(
         rw, loc, cast<TypedAttr>(rw.getZeroAttr(type.getElementType())));
-    Value filled = linalg::FillOp::create(rw, loc, zero, empty).getResult(0);
+    // No fill where the data covers the whole buffer (a packing copy).
+    bool exact = cast<RankedTensorType>(pad.getSource().getType()) == type;
+    Value filled =
+        exact ? empty
+              : linalg::FillOp::create(rw, loc, zero, empty).getResult(0);
     SmallVector<OpFoldResult> sizes =
         tensor::getMixedSizes(rw, loc, pad.getSource());
     SmallVector<OpFoldResult> offsets(type.getRank(), rw.getIndexAttr(0));
@@ -235,13 +286,177 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
       return success();
     }
   }
+  SmallVector<LoopLikeOpInterface> loops;
   FailureOr<Operation *> tiled =
       tile(rw, current, registerSizes, s.registerOrder,
-           scf::SCFTilingOptions::LoopType::ForOp);
+           scf::SCFTilingOptions::LoopType::ForOp, {}, &loops);
   if (failed(tiled))
     return failure();
-  vectorizeTile(rw, cast<linalg::LinalgOp>(*tiled), s.registerTile);
+  // Vectorized later, once the peeled tiles have static shapes.
+  (*tiled)->setAttr(kRegisterAttrName, rw.getDenseI64ArrayAttr(s.registerTile));
+  // A static loop with a partial last register tile is peeled: full tiles
+  // and one smaller static tile, each vectorized without masks.
+  SmallVector<scf::ForOp> peel;
+  for (auto [d, loop] :
+       llvm::zip(loopsOfDims(registerSizes, s.registerOrder), loops)) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    if (forOp && !ShapedType::isDynamic(extents[d]) &&
+        extents[d] % registerSizes[d] != 0 &&
+        types[d] == utils::IteratorType::parallel)
+      peel.push_back(forOp);
+  }
+  linalg::peelLoops(rw, peel);
   return success();
+}
+
+/// Vectorizes the register tiles `finishTile` marked.
+void vectorizeRegisterTiles(RewriterBase &rw, Operation *root) {
+  SmallVector<linalg::LinalgOp> marked;
+  root->walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(kRegisterAttrName))
+      marked.push_back(op);
+  });
+  for (linalg::LinalgOp op : marked) {
+    SmallVector<int64_t> registerTile(
+        op->getAttrOfType<DenseI64ArrayAttr>(kRegisterAttrName).asArrayRef());
+    op->removeAttr(kRegisterAttrName);
+    vectorizeTile(rw, op, registerTile);
+  }
+}
+
+/// The kind a schedule on `op` names; "" when it has none.
+std::string scheduleKind(Operation *op) {
+  auto attr = op->getAttrOfType<ScheduleAttr>(kScheduleAttrName);
+  if (!attr)
+    return "";
+  auto kind = attr.getFields().getAs<StringAttr>("kind");
+  return kind ? kind.getValue().str() : "";
+}
+
+/// The elementwise op that alone reads `op`'s (or the loop nest's around
+/// it) result, if it can run on each output tile where the tile is made: an
+/// epilogue (bias, activation, residual add). All its loops are parallel and
+/// it reads the result with the map of its own output.
+linalg::LinalgOp epilogueOf(Operation *op) {
+  while (op->getParentOp() && isa<LoopLikeOpInterface>(op->getParentOp()))
+    op = op->getParentOp();
+  if (op->getNumResults() == 0)
+    return {};
+  Value result = op->getResults().back();
+  if (!result.hasOneUse())
+    return {};
+  OpOperand &use = *result.getUses().begin();
+  auto consumer = dyn_cast<linalg::LinalgOp>(use.getOwner());
+  if (!consumer || !consumer.hasPureTensorSemantics() ||
+      consumer->getParentOp() != op->getParentOp() ||
+      scheduleKind(consumer) != "elementwise" ||
+      consumer.getNumParallelLoops() != consumer.getNumLoops() ||
+      !consumer.isDpsInput(&use) || consumer->getNumResults() != 1)
+    return {};
+  AffineMap read = consumer.getMatchingIndexingMap(&use);
+  if (!read.isPermutation() ||
+      read != consumer.getIndexingMapMatchingResult(consumer->getResult(0)))
+    return {};
+  return consumer;
+}
+
+/// Whether `consumer`'s operands other than `loop`'s results are available
+/// before `loop`: pure ops made after it from values available before (the
+/// consumer's init, a slice of it, a broadcast) are moved up.
+bool operandsAvailableBefore(Operation *consumer, Operation *loop) {
+  for (Value operand : consumer->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (!def || def == loop || def->getBlock() != loop->getBlock() ||
+        def->isBeforeInBlock(loop))
+      continue;
+    bool movable = isMemoryEffectFree(def) && def->getNumRegions() == 0 &&
+                   llvm::all_of(def->getOperands(), [&](Value v) {
+                     Operation *d = v.getDefiningOp();
+                     return !d || d->getBlock() != loop->getBlock() ||
+                            d->isBeforeInBlock(loop);
+                   });
+    if (!movable)
+      return false;
+    def->moveBefore(loop);
+  }
+  return true;
+}
+
+/// Fuses the chain of epilogues of the nest's result into the innermost of
+/// `nest` (updated in place); stops at the first that does not fuse.
+void fuseEpilogues(RewriterBase &rw,
+                   SmallVectorImpl<LoopLikeOpInterface> &nest) {
+  while (linalg::LinalgOp consumer = epilogueOf(nest.back())) {
+    // One loop kind at a time: into the grid's scf.forall, then from there
+    // into the cache loops (upstream fuses along a nest of tiled loops, and
+    // the grid and cache loops are tiled separately).
+    size_t grids = isa<scf::ForallOp>(nest.front().getOperation()) ? 1 : 0;
+    SmallVector<MutableArrayRef<LoopLikeOpInterface>> levels;
+    if (grids)
+      levels.push_back(
+          MutableArrayRef<LoopLikeOpInterface>(nest).take_front(1));
+    if (nest.size() > grids)
+      levels.push_back(
+          MutableArrayRef<LoopLikeOpInterface>(nest).drop_front(grids));
+    Operation *current = consumer;
+    for (MutableArrayRef<LoopLikeOpInterface> level : levels) {
+      if (!operandsAvailableBefore(current, level.front()))
+        return;
+      rw.setInsertionPoint(current);
+      FailureOr<scf::SCFFuseConsumerOfSliceResult> fused =
+          scf::tileAndFuseConsumer(rw, current, level);
+      if (failed(fused) || fused->tiledOps.empty())
+        return;
+      if (current->use_empty())
+        rw.eraseOp(current);
+      current = fused->tiledOps.front();
+    }
+  }
+}
+
+/// Once its epilogue is fused, a contraction's own result is read by
+/// nothing after the nest, yet the loops still carry it whole (a full-size
+/// buffer written and never read). The nest's loops tile parallel dims, so
+/// no iteration reads what another wrote: a tile's destination is sliced
+/// from the loop's initial value instead, and the carried value is dropped
+/// (the loop yields its iter_arg unchanged, which canonicalization folds).
+void dropUnreadResults(RewriterBase &rw, ArrayRef<LoopLikeOpInterface> nest) {
+  // Fusion leaves dead slices of the old result behind; they would count as
+  // readers.
+  Operation *scope = nest.front()->getParentOp();
+  for (bool erased = true; erased;) {
+    SmallVector<Operation *> dead;
+    scope->walk([&](Operation *op) {
+      if (op != scope && isOpTriviallyDead(op))
+        dead.push_back(op); // post-order: nested ops before their parents
+    });
+    for (Operation *op : dead)
+      rw.eraseOp(op);
+    erased = !dead.empty();
+  }
+  for (LoopLikeOpInterface loop : nest) {
+    for (auto [result, arg, init] : llvm::zip(
+             loop->getResults(), loop.getRegionIterArgs(), loop.getInits())) {
+      if (!result.use_empty())
+        continue;
+      for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
+        Operation *user = use.getOwner();
+        if (isa<tensor::ExtractSliceOp>(user)) {
+          rw.modifyOpInPlace(user, [&, init = init] { use.set(init); });
+        } else if (auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(user);
+                   insert && insert.getDest() == arg) {
+          rw.eraseOp(insert);
+        } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+                   insert && insert.getDest() == arg && insert->hasOneUse() &&
+                   isa<scf::YieldOp>(*insert->getUsers().begin())) {
+          OpOperand &yielded = *insert->getUses().begin();
+          rw.modifyOpInPlace(yielded.getOwner(),
+                             [&, arg = arg] { yielded.set(arg); });
+          rw.eraseOp(insert);
+        }
+      }
+    }
+  }
 }
 
 FailureOr<Operation *> apply(RewriterBase &rw, linalg::LinalgOp op,
@@ -267,12 +482,50 @@ FailureOr<Operation *> apply(RewriterBase &rw, linalg::LinalgOp op,
       if (level.sizes[d] != 0)
         cacheSizes[d] = level.sizes[d];
   SmallVector<LoopLikeOpInterface> cacheLoops;
-  FailureOr<Operation *> tiled =
-      tile(rw, current, cacheSizes, s.tileOrder,
-           scf::SCFTilingOptions::LoopType::ForOp, {}, &cacheLoops);
-  if (failed(tiled))
-    return failure();
-  current = *tiled;
+  if (s.kind == "contraction" && epilogueOf(current)) {
+    // An epilogue runs on each output tile once it is final: the cache
+    // loops over parallel dims that come before the first reduction loop
+    // are made first, the epilogue is fused into them (after the reduction
+    // loops), then the remaining loops tile the contraction alone.
+    SmallVector<int64_t> outer(loops, 0), inner = cacheSizes;
+    SmallVector<utils::IteratorType> types =
+        cast<linalg::LinalgOp>(current).getIteratorTypesArray();
+    for (int64_t d : completeOrder(s.tileOrder, loops)) {
+      if (cacheSizes[d] == 0)
+        continue;
+      if (types[d] == utils::IteratorType::reduction)
+        break;
+      outer[d] = cacheSizes[d];
+      inner[d] = 0;
+    }
+    FailureOr<Operation *> tiled =
+        tile(rw, current, outer, s.tileOrder,
+             scf::SCFTilingOptions::LoopType::ForOp, {}, &cacheLoops);
+    if (failed(tiled))
+      return failure();
+    current = *tiled;
+    SmallVector<LoopLikeOpInterface> nest;
+    if (Operation *grid = current->getParentOfType<scf::ForallOp>())
+      nest.push_back(cast<LoopLikeOpInterface>(grid));
+    nest.append(cacheLoops.begin(), cacheLoops.end());
+    fuseEpilogues(rw, nest);
+    dropUnreadResults(rw, nest);
+    cacheLoops.assign(nest.end() - cacheLoops.size(), nest.end());
+    SmallVector<LoopLikeOpInterface> innerLoops;
+    tiled = tile(rw, current, inner, s.tileOrder,
+                 scf::SCFTilingOptions::LoopType::ForOp, {}, &innerLoops);
+    if (failed(tiled))
+      return failure();
+    current = *tiled;
+    cacheLoops.append(innerLoops.begin(), innerLoops.end());
+  } else {
+    FailureOr<Operation *> tiled =
+        tile(rw, current, cacheSizes, s.tileOrder,
+             scf::SCFTilingOptions::LoopType::ForOp, {}, &cacheLoops);
+    if (failed(tiled))
+      return failure();
+    current = *tiled;
+  }
 
   // Peel the parallel cache loops: full tiles get static shapes, so padding
   // their outputs folds away and accumulators stay in place; only the last,
@@ -371,15 +624,6 @@ void hoistAccumulators(RewriterBase &rw, Operation *root) {
     for (LoopLikeOpInterface loop : loops)
       hoistLoopInvariantSubsets(rw, loop);
   }
-}
-
-/// The kind a schedule on `op` names; "" when it has none.
-std::string scheduleKind(Operation *op) {
-  auto attr = op->getAttrOfType<ScheduleAttr>(kScheduleAttrName);
-  if (!attr)
-    return "";
-  auto kind = attr.getFields().getAs<StringAttr>("kind");
-  return kind ? kind.getValue().str() : "";
 }
 
 /// Ops a group may recompute per tile: elementwise ops and reductions
@@ -490,18 +734,49 @@ LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
   return success();
 }
 
+/// A tile of a filled tensor is a filled tile, whatever else reads the
+/// tensor (upstream's swap wants a single use): once a dropped whole-tensor
+/// result no longer carries the tiles, each tile is filled where it is used.
+struct FillTile : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rw) const override {
+    auto fill = slice.getSource().getDefiningOp<linalg::FillOp>();
+    if (!fill || !fill.hasPureTensorSemantics())
+      return failure();
+    Value dest = tensor::ExtractSliceOp::create(
+        rw, slice.getLoc(), slice.getType(), fill.getOutputs()[0],
+        slice.getMixedOffsets(), slice.getMixedSizes(),
+        slice.getMixedStrides());
+    rw.replaceOpWithNewOp<linalg::FillOp>(slice, fill.getInputs(), dest);
+    return success();
+  }
+};
+
 FrozenRewritePatternSet canonicalizations(MLIRContext *ctx) {
   RewritePatternSet patterns(ctx);
   for (Dialect *dialect : ctx->getLoadedDialects())
     dialect->getCanonicalizationPatterns(patterns);
   for (RegisteredOperationName name : ctx->getRegisteredOperations())
     name.getCanonicalizationPatterns(patterns, ctx);
+  patterns.add<FillTile>(ctx);
+  // A tile of an empty tensor is an empty tile: each tile buffer is only
+  // as large as the tile.
+  tensor::populateFoldTensorEmptyPatterns(patterns);
   return FrozenRewritePatternSet(std::move(patterns));
 }
 
+/// Records the ops a rewrite erases (fused epilogues), so that a list
+/// made before the rewrites skips them.
+struct ErasedOps : RewriterBase::Listener {
+  llvm::DenseSet<Operation *> ops;
+  void notifyOperationErased(Operation *op) override { ops.insert(op); }
+};
+
 struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
   void runOnOperation() override {
-    IRRewriter rw(&getContext());
+    ErasedOps erased;
+    IRRewriter rw(&getContext(), &erased);
     if (failed(fuseGroups(rw, getOperation())))
       return signalPassFailure();
     SmallVector<linalg::LinalgOp> ops;
@@ -513,6 +788,8 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {
+      if (erased.ops.contains(op.getOperation()))
+        continue; // fused into a contraction's tiles as its epilogue
       FailureOr<std::optional<Schedule>> schedule =
           getSchedule(op, op.getNumLoops());
       if (failed(schedule))
@@ -576,6 +853,8 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
           return signalPassFailure();
       }
     }
+    (void)applyPatternsGreedily(getOperation(), frozen);
+    vectorizeRegisterTiles(rw, getOperation());
     // Masked transfers carry their mask as an operand from here on, so that
     // folding and hoisting see one op, not a vector.mask region.
     {

@@ -1,8 +1,8 @@
 // S4 applies a schedule on tensors: the m loop split over the cores
 // (scf.forall mapped to the grid level), cache tiles in the order n, k, m,
 // B packed once per (n, k) tile outside the m loop and A per m tile, full m
-// tiles peeled from the partial one (padded to whole register tiles), and
-// 4x32 register tiles vectorized with their accumulators kept in vectors
+// tiles peeled from the partial one (whose 2 rows get their own 2x32
+// register tile: an output is never padded), and 4x32 register tiles vectorized with their accumulators kept in vectors
 // across the k loop.
 // RUN: strata-opt %s --strata-attach-target=target=host-x86-avx512 --strata-apply-schedule --canonicalize --cse | FileCheck %s
 
@@ -20,8 +20,9 @@
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c16 step %c1 iter_args(%{{.*}} = %[[ACC]]) -> (vector<4x32xf32>)
 // CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
 // CHECK: vector.transfer_write {{.*}} : vector<4x32xf32>, tensor<4x32xf32>
-// The last m tile (2 rows) padded to one register tile.
-// CHECK: tensor.empty() : tensor<4x16xf32>
+// The last m tile (2 rows): packed as is, one 2x32 register tile.
+// CHECK: tensor.empty() : tensor<2x16xf32>
+// CHECK: vector.contract {{.*}} : vector<2x1xf32>, vector<1x32xf32> into vector<2x32xf32>
 // CHECK: {mapping = [#strata.grid<"core">]}
 // CHECK-NOT: strata.schedule
 func.func @matmul(%a: tensor<100x40xf32>, %b: tensor<40x96xf32>, %c: tensor<100x96xf32>) -> tensor<100x96xf32> {
