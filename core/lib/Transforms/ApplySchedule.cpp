@@ -107,17 +107,21 @@ tile(RewriterBase &rw, Operation *op, ArrayRef<int64_t> sizes,
   return result->tiledOps.front();
 }
 
-/// The loops packing pads: reductions (zeros add nothing) and loops of
-/// dynamic extent, each to whole register tiles. A static parallel loop is
-/// never padded: its partial register tile is peeled instead, so an output
-/// tile is never copied into a padded buffer and back.
-SmallVector<int64_t> paddedLoops(linalg::LinalgOp op) {
+/// The loops packing pads: reductions (zeros add nothing), loops of dynamic
+/// extent, and the vector loop where it is no multiple of the vector width
+/// (a partial vector would be split into narrower ones or scalarized), each
+/// to whole register tiles. Other static parallel loops are never padded:
+/// their partial register tiles are peeled instead, so an output tile is
+/// copied into a padded buffer and back only at the vector loop's edge.
+SmallVector<int64_t> paddedLoops(linalg::LinalgOp op, const Schedule &s) {
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> types = op.getIteratorTypesArray();
   SmallVector<int64_t> dims;
   for (size_t d = 0; d < extents.size(); ++d)
     if (types[d] == utils::IteratorType::reduction ||
-        ShapedType::isDynamic(extents[d]))
+        ShapedType::isDynamic(extents[d]) ||
+        (int64_t(d) == s.vectorDim && s.vectorWidth > 0 &&
+         extents[d] % s.vectorWidth != 0))
       dims.push_back(int64_t(d));
   return dims;
 }
@@ -136,10 +140,10 @@ bool outputPadded(linalg::LinalgOp op, ArrayRef<int64_t> padded) {
 /// Packs a cache tile: pads its loops (see paddedLoops) to whole register
 /// tiles; operands in `promote` are copied even when no padding is needed.
 FailureOr<Operation *> pack(RewriterBase &rw, linalg::LinalgOp op,
-                            ArrayRef<int64_t> promote,
-                            ArrayRef<int64_t> registerTile) {
+                            const Schedule &s) {
+  ArrayRef<int64_t> promote = s.promote, registerTile = s.registerTile;
   linalg::LinalgPaddingOptions options;
-  SmallVector<int64_t> dims = paddedLoops(op), multiples;
+  SmallVector<int64_t> dims = paddedLoops(op, s), multiples;
   for (int64_t d : dims)
     multiples.push_back(d < int64_t(registerTile.size())
                             ? std::max<int64_t>(registerTile[d], 1)
@@ -236,7 +240,7 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
   // 3. Packing.
   if (!s.promote.empty()) {
     FailureOr<Operation *> packed =
-        pack(rw, cast<linalg::LinalgOp>(current), s.promote, s.registerTile);
+        pack(rw, cast<linalg::LinalgOp>(current), s);
     if (failed(packed))
       return failure();
     current = *packed;
