@@ -30,11 +30,17 @@ static llvm::cl::opt<std::string> scheduleFile(
                    "(\"<function>/<n>\": {...}); see --emit=mlir"),
     llvm::cl::value_desc("FILE.json"));
 
+static llvm::cl::opt<bool>
+    noFuse("no-fuse",
+           llvm::cl::desc("Run every op on its own: no fusion groups and no "
+                          "fused epilogues (to measure what fusion gains)"));
+
 static std::string toolName = "strata";
 
 CoreOptions tool::coreOptions() {
   CoreOptions options;
   options.scheduleFile = scheduleFile;
+  options.fuse = !noFuse;
   return options;
 }
 

@@ -642,3 +642,18 @@ TEST(ScheduleModel, PredictElementwiseIsMemoryBound) {
     EXPECT_DOUBLE_EQ(s.predictedSeconds, memory);
   }
 }
+
+TEST(ScheduleModel, RowBlockFollowsTheL2) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  // Half of the 1 MiB L2 over rows of 2 x 1024 f32 (8 KiB): 64 rows, in
+  // whole 6-row register tiles: 60.
+  EXPECT_EQ(chooseRowBlock(chip, 8192, 6, 4096), 60);
+  // Fewer rows than fit: all of them.
+  EXPECT_EQ(chooseRowBlock(chip, 8192, 6, 40), 40);
+  // Rows too long for one register tile to fit: fewer rows, at least one.
+  EXPECT_EQ(chooseRowBlock(chip, 131072, 6, 4096), 4);
+  EXPECT_EQ(chooseRowBlock(chip, 1 << 30, 6, 4096), 1);
+  // A larger L2 keeps more rows together.
+  findLevel(chip, "l2")->capacityBytes *= 2;
+  EXPECT_EQ(chooseRowBlock(chip, 8192, 6, 4096), 126);
+}

@@ -70,8 +70,12 @@ void strata::buildBufferizePipeline(OpPassManager &pm) {
   pm.addPass(createStrataVerifyDestinationPassing());
 }
 
-void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &) {
-  addPipeline(pm, "func.func(strata-apply-schedule),canonicalize,cse");
+void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &,
+                                const CoreOptions &options) {
+  addPipeline(pm, options.fuse
+                      ? "func.func(strata-apply-schedule)"
+                      : "func.func(strata-apply-schedule{fuse=false})");
+  addPipeline(pm, "canonicalize,cse");
   buildBufferizePipeline(pm);
 }
 
@@ -80,7 +84,7 @@ void strata::buildCorePipeline(OpPassManager &pm, const hw::Description &chip,
   buildPreparePipeline(pm);
   buildGroupPipeline(pm, chip);
   buildSchedulePipeline(pm, chip, options);
-  buildApplyPipeline(pm, chip);
+  buildApplyPipeline(pm, chip, options);
 }
 
 void strata::registerPipelines() {

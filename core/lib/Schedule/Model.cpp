@@ -345,3 +345,20 @@ Schedule strata::chooseSchedule(const LoopNest &nest,
   chooseGrid(nest, unit.level, parts, s);
   return s;
 }
+
+int64_t strata::chooseRowBlock(const hw::Description &chip, double rowBytes,
+                               int64_t registerRows, int64_t rows) {
+  if (!chip.vector)
+    return 1;
+  std::vector<CacheLevel> levels = cacheLevels(chip, chip.vector->level);
+  if (levels.empty() || rowBytes <= 0)
+    return std::max<int64_t>(std::min<int64_t>(rows, 1), 1);
+  // The innermost level keeps the operands one register tile streams; the
+  // next one holds the block's intermediates, read once per pass over them.
+  const CacheLevel &level = levels.size() > 1 ? levels[1] : levels[0];
+  int64_t fit = int64_t(level.bytes / 2 / rowBytes);
+  registerRows = std::max<int64_t>(registerRows, 1);
+  if (fit >= registerRows)
+    fit = fit / registerRows * registerRows;
+  return std::max<int64_t>(1, std::min(fit, std::max<int64_t>(rows, 1)));
+}

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
+#include "strata/Schedule/Model.h"
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -50,6 +51,8 @@ constexpr llvm::StringLiteral kRegisterAttrName = "strata.register";
 /// order of the loops (outermost first).
 SmallVector<int64_t> loopsOfDims(ArrayRef<int64_t> sizes,
                                  ArrayRef<int64_t> order);
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// `order` followed by the loops it does not name: a full permutation.
 SmallVector<int64_t> completeOrder(ArrayRef<int64_t> order, size_t loops) {
@@ -464,7 +467,7 @@ void dropUnreadResults(RewriterBase &rw, ArrayRef<LoopLikeOpInterface> nest) {
 }
 
 FailureOr<Operation *> apply(RewriterBase &rw, linalg::LinalgOp op,
-                             const Schedule &s) {
+                             const Schedule &s, bool fuseEpilogue) {
   MLIRContext *ctx = op->getContext();
   size_t loops = op.getNumLoops();
   Operation *current = op.getOperation();
@@ -486,7 +489,7 @@ FailureOr<Operation *> apply(RewriterBase &rw, linalg::LinalgOp op,
       if (level.sizes[d] != 0)
         cacheSizes[d] = level.sizes[d];
   SmallVector<LoopLikeOpInterface> cacheLoops;
-  if (s.kind == "contraction" && epilogueOf(current)) {
+  if (fuseEpilogue && s.kind == "contraction" && epilogueOf(current)) {
     // An epilogue runs on each output tile once it is final: the cache
     // loops over parallel dims that come before the first reduction loop
     // are made first, the epilogue is fused into them (after the reduction
@@ -641,12 +644,190 @@ bool fusible(Operation *op) {
   return !kind.empty() && kind != "contraction";
 }
 
-/// S2's groups, formed here: an elementwise op or reduction whose results no
-/// fusible op consumes is a group's root; its producers (the reductions of
-/// a softmax or layernorm, elementwise chains, fills) are computed per tile
-/// of the root: over the grid, then one row at a time, so the intermediates
-/// of a row stay in cache and every input is read from memory once.
+/// Whether `op` or one of its fusible producers (transitively) reduces:
+/// the op ends a row-wise group such as a softmax.
+bool endsRowReduction(Operation *op) {
+  SmallVector<Operation *> work{op};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *current = work.pop_back_val();
+    if (!fusible(current) || isa<linalg::FillOp>(current) ||
+        !seen.insert(current).second)
+      continue;
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(current))
+      if (linalgOp.getNumReductionLoops() > 0)
+        return true;
+    for (Value operand : current->getOperands())
+      work.push_back(operand.getDefiningOp());
+  }
+  return false;
+}
+
+/// Tiles `root` by `grid` (an scf.forall over the grid level) and then by
+/// `rows` (scf.for), fusing its producers into both: fills, elementwise ops
+/// and reductions, and contractions too where `contractions` is set.
+LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
+                        const Schedule &s, ArrayRef<int64_t> rows,
+                        bool contractions) {
+  root->setAttr(kRootAttrName, rw.getUnitAttr());
+  Operation *current = root;
+  auto fuseAt = [&](ArrayRef<int64_t> sizes,
+                    scf::SCFTilingOptions::LoopType type,
+                    ArrayRef<Attribute> mapping) -> LogicalResult {
+    if (llvm::all_of(sizes, [](int64_t v) { return v == 0; }))
+      return success();
+    scf::SCFTileAndFuseOptions options;
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(getAsIndexOpFoldResult(rw.getContext(), sizes));
+    tiling.setLoopType(type);
+    if (!mapping.empty())
+      tiling.setMapping(mapping);
+    options.setTilingOptions(tiling);
+    options.setFusionControlFn(
+        [contractions](tensor::ExtractSliceOp slice, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          Operation *def = producer.getOwner();
+          std::string kind = scheduleKind(def);
+          // A fused contraction's operands are read whole by every block
+          // (K^T for each block of queries): made once, outside.
+          bool readByContraction =
+              llvm::any_of(slice->getUsers(), [](Operation *user) {
+                return scheduleKind(user) == "contraction" &&
+                       !user->hasAttr(kRootAttrName);
+              });
+          if (contractions && readByContraction && !isa<linalg::FillOp>(def) &&
+              kind != "contraction")
+            return std::nullopt;
+          if (isa<linalg::FillOp>(def) ||
+              (!kind.empty() && (kind != "contraction" || contractions)))
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+    rw.setInsertionPoint(current);
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rw, cast<TilingInterface>(current), options);
+    if (failed(result))
+      return current->emitError("strata-apply-schedule: fusion failed");
+    for (auto [original, replacement] : result->replacements)
+      rw.replaceAllUsesWith(original, replacement);
+    Operation *tiled = nullptr;
+    for (Operation *op : result->tiledAndFusedOps)
+      if (op->hasAttr(kRootAttrName))
+        tiled = op;
+    if (!tiled)
+      return current->emitError("strata-apply-schedule: lost the root");
+    current = tiled;
+    return success();
+  };
+  if (!s.grid.empty() &&
+      failed(fuseAt(s.grid, scf::SCFTilingOptions::LoopType::ForallOp,
+                    gridMapping(rw.getContext(), s))))
+    return failure();
+  if (failed(fuseAt(rows, scf::SCFTilingOptions::LoopType::ForOp, {})))
+    return failure();
+  current->removeAttr(kRootAttrName);
+  return success();
+}
+
+/// S2's groups, formed here.
+///  - A contraction that reads the end of a row-wise group (attention's
+///    P*V after the softmax) is a root: per block of rows, the group and the
+///    contractions feeding it (Q*K^T) are computed with the block in cache,
+///    so no intermediate larger than a block of rows exists. The block
+///    keeps the rows' intermediates in the second cache level.
+///  - An elementwise op or reduction whose results no fusible op consumes
+///    is a root; its producers (the reductions of a softmax or layernorm,
+///    elementwise chains, fills) are computed per tile of the root: over
+///    the grid, then one row at a time, so the intermediates of a row stay
+///    in cache and every input is read from memory once.
 LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
+  SmallVector<linalg::LinalgOp> contractionRoots;
+  scope->walk([&](linalg::LinalgOp op) {
+    if (scheduleKind(op) != "contraction" ||
+        op->getParentOfType<LoopLikeOpInterface>())
+      return;
+    if (llvm::any_of(op.getDpsInputs(), [](Value v) {
+          Operation *def = v.getDefiningOp();
+          return def && endsRowReduction(def);
+        }))
+      contractionRoots.push_back(op);
+  });
+  FailureOr<hw::Description> chip = failure();
+  if (!contractionRoots.empty()) {
+    auto module = dyn_cast<ModuleOp>(scope);
+    if (!module)
+      module = scope->getParentOfType<ModuleOp>();
+    if (module)
+      chip = descriptionOf(module);
+    if (failed(chip))
+      return scope->emitError("strata-apply-schedule: expected a module "
+                              "that carries strata.hw");
+  }
+  for (linalg::LinalgOp root : contractionRoots) {
+    FailureOr<std::optional<Schedule>> schedule =
+        getSchedule(root, root.getNumLoops());
+    if (failed(schedule) || !*schedule)
+      return failure();
+    const Schedule &s = **schedule;
+    SmallVector<int64_t> extents = root.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> types = root.getIteratorTypesArray();
+    // Rows: the parallel loops other than the vector loop, one at a time
+    // except the innermost, which is blocked; the reductions stay whole.
+    SmallVector<int64_t> rows(extents.size(), 0);
+    int64_t blocked = -1;
+    double reduced = 1;
+    for (size_t d = 0; d < extents.size(); ++d) {
+      if (types[d] == utils::IteratorType::reduction) {
+        reduced *= double(std::max<int64_t>(extents[d], 1));
+        continue;
+      }
+      if (int64_t(d) == s.vectorDim)
+        continue;
+      rows[d] = 1;
+      blocked = int64_t(d);
+    }
+    if (blocked < 0 || ShapedType::isDynamic(extents[blocked]))
+      continue;
+    // Per row: the group's row (as long as the reduction) and one more
+    // intermediate of that length.
+    double rowBytes =
+        2 * reduced *
+        double(getElementTypeOrSelf(root.getDpsInputs()[0].getType())
+                   .getIntOrFloatBitWidth() /
+               8);
+    int64_t registerRows =
+        blocked < int64_t(s.registerTile.size()) ? s.registerTile[blocked] : 1;
+    int64_t fit =
+        chooseRowBlock(*chip, rowBytes, registerRows, extents[blocked]);
+    // Whole blocks: the largest divisor of the rows that fits, unless that
+    // is less than half of what fits (then equal blocks, the last partial).
+    int64_t block = fit;
+    while (extents[blocked] % block != 0)
+      --block;
+    if (2 * block < fit)
+      block = ceilDiv(extents[blocked], ceilDiv(extents[blocked], fit));
+    rows[blocked] = block;
+    // The grid splits a loop of single rows when one is long enough (the
+    // heads of an attention): its parts share nothing, and the blocked
+    // loop keeps whole blocks.
+    Schedule grouped = s;
+    int64_t parts = 1;
+    for (size_t d = 0; d < s.grid.size() && d < extents.size(); ++d)
+      if (s.grid[d] > 0)
+        parts *= ceilDiv(extents[d], s.grid[d]);
+    for (size_t d = 0; parts > 1 && d < extents.size(); ++d) {
+      if (rows[d] != 1 || int64_t(d) == blocked ||
+          ShapedType::isDynamic(extents[d]) || extents[d] < parts)
+        continue;
+      grouped.grid.assign(extents.size(), 0);
+      grouped.grid[d] = ceilDiv(extents[d], parts);
+      break;
+    }
+    if (failed(fuseGroup(rw, root, grouped, rows, /*contractions=*/true)))
+      return failure();
+  }
+
   SmallVector<linalg::LinalgOp> roots;
   scope->walk([&](linalg::LinalgOp op) {
     if (!fusible(op) || isa<linalg::FillOp>(op))
@@ -677,55 +858,8 @@ LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
         rows[d] = 1;
     if (llvm::all_of(rows, [](int64_t r) { return r == 0; }))
       continue;
-    root->setAttr(kRootAttrName, rw.getUnitAttr());
-    Operation *current = root;
-    auto fuseAt = [&](ArrayRef<int64_t> sizes,
-                      scf::SCFTilingOptions::LoopType type,
-                      ArrayRef<Attribute> mapping) -> LogicalResult {
-      if (llvm::all_of(sizes, [](int64_t v) { return v == 0; }))
-        return success();
-      scf::SCFTileAndFuseOptions options;
-      scf::SCFTilingOptions tiling;
-      tiling.setTileSizes(getAsIndexOpFoldResult(rw.getContext(), sizes));
-      tiling.setLoopType(type);
-      if (!mapping.empty())
-        tiling.setMapping(mapping);
-      options.setTilingOptions(tiling);
-      options.setFusionControlFn(
-          [](tensor::ExtractSliceOp, OpResult producer, bool)
-              -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-            Operation *def = producer.getOwner();
-            if (isa<linalg::FillOp>(def) ||
-                (!scheduleKind(def).empty() &&
-                 scheduleKind(def) != "contraction"))
-              return scf::SCFTileAndFuseOptions::ControlFnResult{};
-            return std::nullopt;
-          });
-      rw.setInsertionPoint(current);
-      FailureOr<scf::SCFTileAndFuseResult> result =
-          scf::tileConsumerAndFuseProducersUsingSCF(
-              rw, cast<TilingInterface>(current), options);
-      if (failed(result))
-        return current->emitError("strata-apply-schedule: fusion failed");
-      for (auto [original, replacement] : result->replacements)
-        rw.replaceAllUsesWith(original, replacement);
-      Operation *tiled = nullptr;
-      for (Operation *op : result->tiledAndFusedOps)
-        if (op->hasAttr(kRootAttrName))
-          tiled = op;
-      if (!tiled)
-        return current->emitError("strata-apply-schedule: lost the root");
-      current = tiled;
-      return success();
-    };
-    if (!s.grid.empty()) {
-      if (failed(fuseAt(s.grid, scf::SCFTilingOptions::LoopType::ForallOp,
-                        gridMapping(rw.getContext(), s))))
-        return failure();
-    }
-    if (failed(fuseAt(rows, scf::SCFTilingOptions::LoopType::ForOp, {})))
+    if (failed(fuseGroup(rw, root, s, rows, /*contractions=*/false)))
       return failure();
-    current->removeAttr(kRootAttrName);
   }
   // Everything now inside the group loops gets a register schedule later;
   // producers left without users are dead.
@@ -778,10 +912,11 @@ struct ErasedOps : RewriterBase::Listener {
 };
 
 struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
+  using StrataApplyScheduleBase::StrataApplyScheduleBase;
   void runOnOperation() override {
     ErasedOps erased;
     IRRewriter rw(&getContext(), &erased);
-    if (failed(fuseGroups(rw, getOperation())))
+    if (fuse && failed(fuseGroups(rw, getOperation())))
       return signalPassFailure();
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
@@ -798,7 +933,7 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
           getSchedule(op, op.getNumLoops());
       if (failed(schedule))
         return signalPassFailure();
-      if (failed(apply(rw, op, **schedule)))
+      if (failed(apply(rw, op, **schedule, fuse)))
         return signalPassFailure();
     }
     // Static shapes for the peeled full tiles, then finish every tile.
@@ -849,7 +984,7 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
         schedule.grid.clear();
         schedule.tiles.clear();
         schedule.promote.clear();
-        FailureOr<Operation *> tiled = apply(rw, op, schedule);
+        FailureOr<Operation *> tiled = apply(rw, op, schedule, false);
         if (failed(tiled))
           return signalPassFailure();
         (*tiled)->removeAttr(kTileAttrName);

@@ -25,13 +25,17 @@ void addPipeline(mlir::OpPassManager &pm, llvm::StringRef pipeline);
 struct CoreOptions {
   /// JSON file of schedules that replace the model's (strata-schedule).
   std::string scheduleFile;
+  /// Form S2's groups (fusion); off, every op runs on its own (to measure
+  /// what fusion gains, or to isolate a problem).
+  bool fuse = true;
 };
 
 void buildPreparePipeline(mlir::OpPassManager &pm);
 void buildGroupPipeline(mlir::OpPassManager &pm, const hw::Description &chip);
 void buildSchedulePipeline(mlir::OpPassManager &pm, const hw::Description &chip,
                            const CoreOptions &options = {});
-void buildApplyPipeline(mlir::OpPassManager &pm, const hw::Description &chip);
+void buildApplyPipeline(mlir::OpPassManager &pm, const hw::Description &chip,
+                        const CoreOptions &options = {});
 
 /// Tensor programs to buffers in destination-passing style: results become
 /// trailing output arguments, intermediates are allocated and freed.

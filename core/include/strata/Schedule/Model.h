@@ -48,6 +48,14 @@ struct RegisterBlock {
 RegisterBlock chooseRegisterBlock(const hw::VectorUnit &unit, int64_t maxRows,
                                   int64_t maxVectors);
 
+/// Rows of a row-wise group computed together (e.g. the query rows of an
+/// attention block): as many as keep `rowBytes` per row of intermediates in
+/// half of the second cache level a vector unit owns, whole register tiles
+/// of `registerRows` where there is room for one, at least 1 and at most
+/// `rows`.
+int64_t chooseRowBlock(const hw::Description &chip, double rowBytes,
+                       int64_t registerRows, int64_t rows);
+
 } // namespace strata
 
 #endif // STRATA_SCHEDULE_MODEL_H

@@ -178,6 +178,10 @@ def StrataApplySchedule : Pass<"strata-apply-schedule"> {
     it; accumulators of a register tile are read once before its reduction
     loop and written once after it.
   }];
+  let options = [
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Form fusion groups and fuse epilogues (off: every op alone)">,
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::tensor::TensorDialect",
