@@ -417,10 +417,11 @@ def pin(threads):
     return ["taskset", "-c", "0-%d" % (threads - 1)]
 
 
-def compile_strata(strata_compile, mlir, lib, threads, retries=3):
+def compile_strata(strata_compile, mlir, lib, threads, retries=3, extra=()):
     """Returns (seconds, error or None). Retries when the tool is being
     rebuilt under us (missing, busy, killed, or replaced during the run)."""
-    cmd = pin(threads) + [strata_compile, mlir, "--target=host", "-o", lib]
+    cmd = pin(threads) + [strata_compile, mlir, "--target=host", "-o",
+                          lib] + list(extra)
     err = None
     for attempt in range(retries + 1):
         try:
@@ -555,7 +556,40 @@ def peer_inductor(ctx, wl, mlir_path, dump_dir):
     return res
 
 
-PEERS = {"iree": peer_iree, "inductor": peer_inductor}
+# Workloads whose speed comes from S2's groups: Strata's own unfused code
+# (strata-compile --no-fuse) is measured beside them, as what fusion gains.
+FUSED_KINDS = ("mlp", "softmax", "layernorm", "attention")
+
+
+def peer_unfused(ctx, wl, mlir_path, dump_dir):
+    """Strata itself with fusion off, on the same inputs (the harness runs
+    it as it runs the fused library)."""
+    name, kind, _ = wl
+    if kind not in FUSED_KINDS:
+        raise PeerSkip("no fusion groups in this workload")
+    lib = os.path.join(ctx["work"], name + ".unfused.so")
+    compile_s, err = compile_strata(ctx["strata_compile"], mlir_path, lib,
+                                    ctx["threads"], extra=["--no-fuse"])
+    if err:
+        raise PeerSkip(f"--no-fuse compile failed: {err.splitlines()[-1]}")
+    args = argparse.Namespace(threads=ctx["threads"], reps=ctx["reps"],
+                              budget=ctx["budget"], seed=ctx["seed"],
+                              timeout=ctx["timeout"])
+    hres, herr, _ = run_harness(ctx["harness"], wl, lib, args, ctx["env"],
+                                None, os.path.join(ctx["logs"],
+                                                   name + ".unfused.log"))
+    if herr:
+        raise PeerSkip(herr.splitlines()[-1])
+    st = hres["strata"]
+    if st.get("status") != "ok":
+        raise PeerSkip(f"--no-fuse result {st.get('status')}")
+    return {"median_s": st.get("median_s"), "runs": st.get("runs"),
+            "rel_err": st.get("rel_err"), "compile_s": compile_s,
+            "note": "Strata --no-fuse", "pass": True}
+
+
+PEERS = {"iree": peer_iree, "inductor": peer_inductor,
+         "unfused": peer_unfused}
 
 
 # ---------------------------------------------------------------------------
@@ -798,7 +832,9 @@ def main():
     env = anchor_env(args.threads, not args.no_hugetlb)
     ctx = {"venv": args.venv, "threads": args.threads, "reps": args.reps,
            "budget": args.budget, "timeout": args.timeout, "env": env,
-           "work": os.path.join(out, "lib")}
+           "work": os.path.join(out, "lib"), "seed": args.seed,
+           "strata_compile": strata_compile, "harness": exe,
+           "logs": os.path.join(out, "logs")}
 
     log(f"{len(workloads)} workload(s), {args.threads} thread(s), "
         f"results in {out}")
