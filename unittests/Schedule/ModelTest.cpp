@@ -657,3 +657,33 @@ TEST(ScheduleModel, RowBlockFollowsTheL2) {
   findLevel(chip, "l2")->capacityBytes *= 2;
   EXPECT_EQ(chooseRowBlock(chip, 8192, 6, 4096), 126);
 }
+
+TEST(ScheduleModel, ConvolutionTermIsAContraction) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  // One window position of a 3x3 convolution: out[n, h, w, f] +=
+  // in[n, h, w, c] * filter[c, f]. The image is of higher rank than the
+  // filter, but the filter takes part in the reduction: its contiguous loop
+  // f is the output's, so f is vectorized and w (the innermost loop the
+  // image alone indexes) is the register tile's rows.
+  LoopNest nest;
+  nest.extents = {1, 56, 56, 64, 64};
+  nest.reduction = {false, false, false, false, true};
+  nest.operands = {
+      {{0, 1, 2, 4}, false}, {{4, 3}, false}, {{0, 1, 2, 3}, true}};
+  Schedule s = chooseSchedule(nest, chip);
+  EXPECT_EQ(s.kind, "contraction");
+  EXPECT_EQ(s.vectorDim, 3);
+  EXPECT_FALSE(s.partialReduction);
+  RegisterBlock block = chooseRegisterBlock(*chip.vector, 56, 64 / 16);
+  EXPECT_EQ(s.registerTile,
+            (std::vector<int64_t>{1, 1, block.rows, block.vectors * 16, 1}));
+  // A row mean beside its rows (a layernorm) still does not count: it
+  // takes no part in the reduction.
+  LoopNest variance;
+  variance.extents = {1024, 1024};
+  variance.reduction = {false, true};
+  variance.operands = {{{0, 1}, false}, {{0}, false}, {{0}, true}};
+  Schedule v = chooseSchedule(variance, chip);
+  EXPECT_EQ(v.vectorDim, 1);
+  EXPECT_TRUE(v.partialReduction);
+}

@@ -40,10 +40,12 @@ void strata::buildPreparePipeline(OpPassManager &pm) {
                   "strata-decompose-aggregates),canonicalize,cse");
 }
 
-// S2: contractions made contiguous along their vector loop; the fusion
+// S2: windowed ops split into shifted terms, contractions made contiguous
+// along their vector loop; the fusion
 // groups themselves are formed with the schedules' tiles in S4.
 void strata::buildGroupPipeline(OpPassManager &pm, const hw::Description &) {
-  addPipeline(pm, "func.func(strata-normalize-contractions),canonicalize");
+  addPipeline(pm, "func.func(strata-decompose-windows,"
+                  "strata-normalize-contractions),canonicalize");
 }
 
 // S3: the model picks every op's schedule from the module's description.

@@ -296,11 +296,19 @@ Schedule strata::chooseSchedule(const LoopNest &nest,
     for (const LoopNest::Operand &op : nest.operands)
       if (!op.output)
         maxRank = std::max(maxRank, op.dims.size());
+    // An input that takes part in a reduction counts whatever its rank: the
+    // filter of a convolution term (c x f) beside its image (n x h x w x c).
+    auto reduces = [&](const LoopNest::Operand &op) {
+      return std::any_of(op.dims.begin(), op.dims.end(), [&](int64_t d) {
+        return d >= 0 && nest.reduction[d];
+      });
+    };
     bool inputAlong = false, inputAcross = false;
     for (const LoopNest::Operand &op : nest.operands) {
       if (op.output || op.dims.empty())
         continue;
-      if (op.dims.back() == candidate && op.dims.size() == maxRank)
+      if (op.dims.back() == candidate &&
+          (op.dims.size() == maxRank || reduces(op)))
         inputAlong = true;
       else if (op.dims.back() >= 0 && nest.reduction[op.dims.back()])
         inputAcross = true;

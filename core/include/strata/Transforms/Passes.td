@@ -189,6 +189,29 @@ def StrataApplySchedule : Pass<"strata-apply-schedule"> {
                            "::mlir::bufferization::BufferizationDialect"];
 }
 
+def StrataDecomposeWindows : Pass<"strata-decompose-windows"> {
+  let summary = "Split windowed ops (convolutions, pooling) into shifted terms";
+  let description = [{
+    An op that reads its first input through windows (`in[oh * s + kh * d]`,
+    read from its indexing maps) becomes one op per window position: each
+    reads a strided slice of the input and the filter at that position, and
+    accumulates into the output. A convolution's terms are contractions the
+    model packs and vectorizes like matmuls; a depthwise convolution's or a
+    pooling's terms are elementwise. Windows of more than 49 positions, and
+    dynamic shapes, are left alone.
+
+    ```mlir
+    linalg.conv_2d_nhwc_hwcf ins(%in, %w : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) ...
+    // -> nine of:
+    %x = tensor.extract_slice %in[0, kh, kw, 0] [1, 56, 56, 64] [1, 1, 1, 1]
+    %f = tensor.extract_slice %w[kh, kw, 0, 0] [1, 1, 64, 64] [1, 1, 1, 1] : ... to tensor<64x64xf32>
+    %acc = linalg.generic {(n, oh, ow, f, c)} ins(%x, %f) outs(%acc) ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def StrataNormalizeContractions : Pass<"strata-normalize-contractions"> {
   let summary = "Make every contraction's vector loop contiguous in memory";
   let description = [{

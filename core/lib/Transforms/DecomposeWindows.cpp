@@ -1,0 +1,273 @@
+//===- DecomposeWindows.cpp - Windowed ops as sums of shifted ops ---------===//
+//
+// A convolution reads its input through windows: `in[oh * s + kh * d]`. No
+// operand of such an op is a plain tile of its loops, so it cannot be packed
+// or vectorized as a contraction. Each position of the window (each value
+// of the filter loops kh, kw) is a plain op over a strided slice of the
+// input: a 3x3 convolution is nine contractions (n, oh, ow, f, c) that
+// accumulate into the output, each of which the model schedules like a
+// matmul. Depthwise convolutions and pooling decompose the same way into
+// elementwise terms. Nothing here names an op: the windows are read from
+// the indexing maps.
+//
+//===----------------------------------------------------------------------===//
+#include "strata/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace strata {
+#define GEN_PASS_DEF_STRATADECOMPOSEWINDOWS
+#include "strata/Transforms/Passes.h.inc"
+} // namespace strata
+
+using namespace mlir;
+
+namespace {
+/// The most window positions decomposed (a 7x7 window is 49 terms).
+constexpr int64_t kMaxTerms = 49;
+
+/// `expr` as constant + sum of coefficient * dim; nullopt if not linear.
+std::optional<std::pair<int64_t, llvm::SmallDenseMap<unsigned, int64_t>>>
+linearForm(AffineExpr expr) {
+  std::pair<int64_t, llvm::SmallDenseMap<unsigned, int64_t>> form;
+  std::function<bool(AffineExpr, int64_t)> add = [&](AffineExpr e,
+                                                     int64_t scale) -> bool {
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      form.second[dim.getPosition()] += scale;
+      return true;
+    }
+    if (auto cst = dyn_cast<AffineConstantExpr>(e)) {
+      form.first += scale * cst.getValue();
+      return true;
+    }
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin)
+      return false;
+    if (bin.getKind() == AffineExprKind::Add)
+      return add(bin.getLHS(), scale) && add(bin.getRHS(), scale);
+    if (bin.getKind() == AffineExprKind::Mul) {
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+        return add(bin.getLHS(), scale * c.getValue());
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
+        return add(bin.getRHS(), scale * c.getValue());
+    }
+    return false;
+  };
+  if (!add(expr, 1))
+    return std::nullopt;
+  return form;
+}
+
+/// How one dimension of the windowed input is read: by loop `loop` with
+/// `stride`, shifted by `offset` plus `filterCoef` times the filter loop
+/// `filter` (-1 when the dimension is a plain loop).
+struct WindowDim {
+  unsigned loop;
+  int64_t stride = 1, offset = 0;
+  int64_t filter = -1, filterCoef = 0;
+};
+
+/// The windowed input's dims, the filter loops, if `op` reads its first
+/// input through windows and everything else plainly.
+struct Window {
+  SmallVector<WindowDim> dims;
+  SmallVector<unsigned> filterLoops;
+};
+
+std::optional<Window> windowOf(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() < 1 ||
+      op.getNumDpsInits() != 1 || op->getNumResults() != 1)
+    return std::nullopt;
+  SmallVector<utils::IteratorType> types = op.getIteratorTypesArray();
+  AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  Window w;
+  bool windowed = false;
+  for (AffineExpr expr : in.getResults()) {
+    auto form = linearForm(expr);
+    if (!form)
+      return std::nullopt;
+    WindowDim dim;
+    dim.offset = form->first;
+    int64_t loops = 0;
+    for (auto [loop, coef] : form->second) {
+      if (coef == 0)
+        continue;
+      if (coef < 0)
+        return std::nullopt;
+      if (types[loop] == utils::IteratorType::parallel) {
+        ++loops;
+        dim.loop = loop;
+        dim.stride = coef;
+      } else {
+        if (dim.filter >= 0)
+          return std::nullopt;
+        dim.filter = loop;
+        dim.filterCoef = coef;
+      }
+    }
+    if (loops > 1)
+      return std::nullopt;
+    if (loops == 0) {
+      // Only a reduction loop (a plain input channel): it is its own loop.
+      if (dim.filter < 0 || dim.filterCoef != 1 || dim.offset != 0)
+        return std::nullopt;
+      dim.loop = unsigned(dim.filter);
+      dim.filter = -1;
+      dim.filterCoef = 0;
+    }
+    if (dim.filter >= 0) {
+      windowed = true;
+      if (!llvm::is_contained(w.filterLoops, unsigned(dim.filter)))
+        w.filterLoops.push_back(unsigned(dim.filter));
+    } else if (dim.stride != 1 || dim.offset != 0) {
+      return std::nullopt;
+    }
+    w.dims.push_back(dim);
+  }
+  if (!windowed)
+    return std::nullopt;
+  // Every other operand is read plainly; filter loops appear only as whole
+  // dimensions of the other inputs, never in the output.
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (&operand == op.getDpsInputOperand(0))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!map.isProjectedPermutation())
+      return std::nullopt;
+    if (op.isDpsInit(&operand))
+      for (unsigned f : w.filterLoops)
+        if (map.isFunctionOfDim(f))
+          return std::nullopt;
+  }
+  return w;
+}
+
+struct DecomposeWindow : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rw) const override {
+    std::optional<Window> w = windowOf(op);
+    if (!w)
+      return failure();
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    if (llvm::any_of(extents, ShapedType::isDynamic) ||
+        llvm::any_of(op->getOperandTypes(), [](Type t) {
+          auto shaped = dyn_cast<ShapedType>(t);
+          return shaped && !shaped.hasStaticShape();
+        }))
+      return failure();
+    int64_t terms = 1;
+    for (unsigned f : w->filterLoops)
+      terms *= extents[f];
+    if (terms > kMaxTerms || terms < 1)
+      return failure();
+
+    // The loops of each term: all but the filter loops, renumbered.
+    unsigned loops = op.getNumLoops();
+    SmallVector<int64_t> newIndex(loops, -1);
+    SmallVector<utils::IteratorType> types;
+    SmallVector<utils::IteratorType> allTypes = op.getIteratorTypesArray();
+    for (unsigned d = 0; d < loops; ++d)
+      if (!llvm::is_contained(w->filterLoops, d)) {
+        newIndex[d] = int64_t(types.size());
+        types.push_back(allTypes[d]);
+      }
+    MLIRContext *ctx = op.getContext();
+    auto dim = [&](unsigned d) {
+      return getAffineDimExpr(unsigned(newIndex[d]), ctx);
+    };
+    Location loc = op.getLoc();
+    Value acc = op.getDpsInits()[0];
+    SmallVector<int64_t> position(w->filterLoops.size(), 0);
+    for (int64_t t = 0; t < terms; ++t) {
+      // This term's value of every filter loop.
+      llvm::SmallDenseMap<unsigned, int64_t> value;
+      for (size_t i = 0; i < w->filterLoops.size(); ++i)
+        value[w->filterLoops[i]] = position[i];
+      SmallVector<Value> inputs;
+      SmallVector<AffineMap> maps;
+      // The windowed input: a strided slice at this window position.
+      {
+        Value source = op.getDpsInputs()[0];
+        auto type = cast<RankedTensorType>(source.getType());
+        SmallVector<OpFoldResult> offsets, sizes, strides;
+        SmallVector<AffineExpr> results;
+        for (const WindowDim &d : w->dims) {
+          int64_t offset =
+              d.offset + (d.filter >= 0 ? d.filterCoef * value[d.filter] : 0);
+          offsets.push_back(rw.getIndexAttr(offset));
+          sizes.push_back(rw.getIndexAttr(extents[d.loop]));
+          strides.push_back(rw.getIndexAttr(d.stride));
+          results.push_back(dim(d.loop));
+        }
+        auto sliceType = RankedTensorType::get(
+            llvm::map_to_vector(
+                w->dims, [&](const WindowDim &d) { return extents[d.loop]; }),
+            type.getElementType());
+        inputs.push_back(tensor::ExtractSliceOp::create(
+            rw, loc, sliceType, source, offsets, sizes, strides));
+        maps.push_back(AffineMap::get(types.size(), 0, results, ctx));
+      }
+      // The other inputs: the filter loops fixed (dimensions dropped).
+      for (OpOperand *operand : op.getDpsInputOperands()) {
+        if (operand->getOperandNumber() == 0)
+          continue;
+        AffineMap map = op.getMatchingIndexingMap(operand);
+        auto type = cast<RankedTensorType>(operand->get().getType());
+        SmallVector<OpFoldResult> offsets, sizes, strides;
+        SmallVector<int64_t> shape;
+        SmallVector<AffineExpr> results;
+        for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+          unsigned d = cast<AffineDimExpr>(expr).getPosition();
+          bool fixed = newIndex[d] < 0;
+          offsets.push_back(rw.getIndexAttr(fixed ? value[d] : 0));
+          sizes.push_back(rw.getIndexAttr(fixed ? 1 : type.getDimSize(i)));
+          strides.push_back(rw.getIndexAttr(1));
+          if (!fixed) {
+            shape.push_back(type.getDimSize(i));
+            results.push_back(dim(d));
+          }
+        }
+        auto sliceType = RankedTensorType::get(shape, type.getElementType());
+        inputs.push_back(tensor::ExtractSliceOp::create(
+            rw, loc, sliceType, operand->get(), offsets, sizes, strides));
+        maps.push_back(AffineMap::get(types.size(), 0, results, ctx));
+      }
+      AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      maps.push_back(AffineMap::get(
+          types.size(), 0,
+          llvm::map_to_vector(out.getResults(),
+                              [&](AffineExpr e) {
+                                return dim(
+                                    cast<AffineDimExpr>(e).getPosition());
+                              }),
+          ctx));
+      auto term = linalg::GenericOp::create(rw, loc, acc.getType(), inputs,
+                                            ValueRange{acc}, maps, types);
+      rw.cloneRegionBefore(op->getRegion(0), term.getRegion(),
+                           term.getRegion().end());
+      acc = term.getResult(0);
+      // Next window position (the last filter loop fastest).
+      for (int64_t i = int64_t(position.size()) - 1; i >= 0; --i) {
+        if (++position[i] < extents[w->filterLoops[i]])
+          break;
+        position[i] = 0;
+      }
+    }
+    rw.replaceOp(op, acc);
+    return success();
+  }
+};
+
+struct DecomposeWindows
+    : strata::impl::StrataDecomposeWindowsBase<DecomposeWindows> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<DecomposeWindow>(&getContext());
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+} // namespace
