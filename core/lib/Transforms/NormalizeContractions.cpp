@@ -4,13 +4,16 @@
 // The model vectorizes a contraction along the output's innermost loop n and
 // broadcasts the operand that does not use n; the operand that does must be
 // contiguous along n, or every vector load would be a gather. An operand
-// indexed along n by an outer dimension is transposed once here.
+// indexed along n by an outer dimension is transposed once here. Runs of
+// parallel loops that every operand reads contiguously are collapsed into
+// one loop first.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace strata {
 #define GEN_PASS_DEF_STRATANORMALIZECONTRACTIONS
@@ -56,9 +59,96 @@ stridedInput(linalg::LinalgOp op) {
   return std::make_pair(*strided, perm);
 }
 
+/// Runs of consecutive parallel loops of a contraction that every operand
+/// reads as one contiguous block (a 1x1 convolution's n, h, w; a linear
+/// layer's batch and sequence): collapsed, they are one loop of rows for the
+/// register tile instead of batch loops around short rows. Operands that are
+/// slices are left alone (collapsing a strided view would copy it).
+SmallVector<ReassociationIndices> collapsibleRuns(linalg::LinalgOp op) {
+  SmallVector<ReassociationIndices> runs;
+  // Contractions only: two inputs that both take part in a reduction.
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 2 ||
+      !llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+        AffineMap map = op.getMatchingIndexingMap(input);
+        SmallVector<utils::IteratorType> types = op.getIteratorTypesArray();
+        for (unsigned d = 0; d < types.size(); ++d)
+          if (types[d] == utils::IteratorType::reduction &&
+              map.isFunctionOfDim(d))
+            return true;
+        return false;
+      }))
+    return {};
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1 ||
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return runs;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!llvm::all_of(maps,
+                    [](AffineMap m) { return m.isProjectedPermutation(); }))
+    return runs;
+  SmallVector<utils::IteratorType> types = op.getIteratorTypesArray();
+  auto sliced = [&](unsigned d) {
+    for (OpOperand &operand : op->getOpOperands())
+      if (op.getMatchingIndexingMap(&operand).isFunctionOfDim(d) &&
+          operand.get().getDefiningOp<tensor::ExtractSliceOp>())
+        return true;
+    return false;
+  };
+  for (unsigned d = 0; d < types.size();) {
+    ReassociationIndices run{int64_t(d)};
+    while (run.back() + 1 < int64_t(types.size()) &&
+           types[run.back()] == utils::IteratorType::parallel &&
+           types[run.back() + 1] == utils::IteratorType::parallel &&
+           !sliced(unsigned(run.back())) && !sliced(unsigned(run.back() + 1))) {
+      ReassociationIndices longer = run;
+      longer.push_back(run.back() + 1);
+      if (!linalg::areDimSequencesPreserved(maps, {longer}))
+        break;
+      run = longer;
+    }
+    d = unsigned(run.back()) + 1;
+    if (run.size() > 1)
+      runs.push_back(run);
+  }
+  return runs;
+}
+
 struct NormalizeContractions
     : strata::impl::StrataNormalizeContractionsBase<NormalizeContractions> {
   void runOnOperation() override {
+    collapseRows();
+    transposeStrided();
+  }
+
+  void collapseRows() {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!collapsibleRuns(op).empty())
+        ops.push_back(op);
+    });
+    IRRewriter rw(&getContext());
+    for (linalg::LinalgOp op : ops) {
+      rw.setInsertionPoint(op);
+      FailureOr<linalg::CollapseResult> collapsed =
+          linalg::collapseOpIterationDims(op, collapsibleRuns(op), rw);
+      if (succeeded(collapsed))
+        rw.replaceOp(op, collapsed->results);
+    }
+    if (ops.empty())
+      return;
+    // An elementwise consumer (an epilogue) follows into the collapsed
+    // shape, so that it still reads the contraction's result directly.
+    RewritePatternSet patterns(&getContext());
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(
+        patterns, [](OpOperand *operand) {
+          auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+          return consumer &&
+                 consumer.getNumParallelLoops() == consumer.getNumLoops();
+        });
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+  }
+
+  void transposeStrided() {
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (stridedInput(op))

@@ -215,6 +215,11 @@ def StrataDecomposeWindows : Pass<"strata-decompose-windows"> {
 def StrataNormalizeContractions : Pass<"strata-normalize-contractions"> {
   let summary = "Make every contraction's vector loop contiguous in memory";
   let description = [{
+    Consecutive parallel loops of a contraction that every operand reads as
+    one contiguous block (a 1x1 convolution's n, h, w; a linear layer's batch
+    and sequence) are collapsed into one loop of rows (operands that are
+    slices excepted), and elementwise consumers follow into that shape.
+
     A contraction whose output's innermost loop indexes an input along a
     dimension that is not the input's innermost (e.g. `Q * K^T` written as a
     batch matmul with `K` indexed `(b, n, k)`) gets that input transposed
