@@ -45,7 +45,8 @@ void strata::buildPreparePipeline(OpPassManager &pm) {
 // groups themselves are formed with the schedules' tiles in S4.
 void strata::buildGroupPipeline(OpPassManager &pm, const hw::Description &) {
   addPipeline(pm, "func.func(strata-decompose-windows,"
-                  "strata-normalize-contractions),canonicalize");
+                  "strata-normalize-contractions,"
+                  "strata-reciprocal-divisions),canonicalize");
 }
 
 // S3: the model picks every op's schedule from the module's description.

@@ -212,6 +212,21 @@ def StrataDecomposeWindows : Pass<"strata-decompose-windows"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def StrataReciprocalDivisions : Pass<"strata-reciprocal-divisions"> {
+  let summary = "Divide by a broadcast operand through its reciprocal";
+  let description = [{
+    An elementwise op whose only use of an operand broadcast along some of
+    its loops is as a divisor (a softmax's row sums, a layernorm's standard
+    deviations) multiplies by that operand's reciprocal instead, computed
+    once per element of the operand by a new elementwise op over its shape.
+    One division per row instead of one per element; the result differs by
+    at most one rounding.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def StrataNormalizeContractions : Pass<"strata-normalize-contractions"> {
   let summary = "Make every contraction's vector loop contiguous in memory";
   let description = [{
