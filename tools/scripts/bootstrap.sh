@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
           lld-22 cmake ninja-build ccache nlohmann-json3-dev libfmt-dev
           libspdlog-dev libgtest-dev libclang-rt-22-dev libomp-22-dev python3
-          binutils)
+          python3-venv python3-pip binutils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
