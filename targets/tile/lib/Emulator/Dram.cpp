@@ -1,5 +1,5 @@
 //===- Dram.cpp - DRAM banks and where a tensor's pages are ---------------===//
-#include "Dram.h"
+#include "strata/Tile/Emulator/Dram.h"
 
 using namespace strata::tile;
 

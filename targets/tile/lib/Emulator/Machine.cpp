@@ -67,7 +67,13 @@ LogicalResult Machine::initialize() {
            << "does not fit in L1 of core [" << layout.overflow->row << ", "
            << layout.overflow->col << "] of chip '" << chip.name
            << "' (run the verifier with the chip attached for the details)";
-  memory.assign(cores, std::vector<uint8_t>(chip.l1Bytes, 0));
+  for (int64_t core = 0; core < cores; ++core) {
+    auto *bytes = static_cast<uint8_t *>(std::calloc(chip.l1Bytes, 1));
+    if (!bytes)
+      return program.emitOpError() << "cannot allocate the " << chip.l1Bytes
+                                   << " bytes of L1 of " << cores << " cores";
+    memory.emplace_back(bytes);
+  }
 
   for (Operation &op : body) {
     if (auto decl = dyn_cast<DramTensorOp>(op)) {

@@ -11,7 +11,7 @@
 #ifndef STRATA_TILE_LIB_EMULATOR_MACHINE_H
 #define STRATA_TILE_LIB_EMULATOR_MACHINE_H
 
-#include "Dram.h"
+#include "strata/Tile/Emulator/Dram.h"
 
 #include "strata/Dialect/Tile/IR/TileChip.h"
 #include "strata/Dialect/Tile/IR/TileDialect.h"
@@ -21,6 +21,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -159,7 +160,7 @@ private:
     return row * chip.cols + col;
   }
   uint8_t *l1(int64_t row, int64_t col) {
-    return memory[coreIndex(row, col)].data();
+    return memory[coreIndex(row, col)].get();
   }
   BufferState *buffer(Instance &inst, mlir::FlatSymbolRefAttr symbol);
   SemaphoreState *semaphore(int64_t row, int64_t col,
@@ -186,7 +187,13 @@ private:
   ProgramOp program;
   TileChip chip;
   Dram dram;
-  std::vector<std::vector<uint8_t>> memory; ///< L1 of each core
+  /// Frees what calloc allocated.
+  struct FreeBytes {
+    void operator()(uint8_t *bytes) const { std::free(bytes); }
+  };
+  /// L1 of each core, zeroed; calloc leaves untouched pages to the OS, so
+  /// a core's L1 costs only what its buffers use.
+  std::vector<std::unique_ptr<uint8_t[], FreeBytes>> memory;
   /// Per declaration (by symbol name): its index among buffers/semaphores.
   llvm::DenseMap<mlir::Attribute, int> bufferIndex, semaphoreIndex, tensorIndex;
   /// [declaration index * cores + core index].

@@ -1,12 +1,12 @@
 //===- Dram.h - DRAM banks and where a tensor's pages are -------*- C++ -*-===//
 //
-// Internal to the emulator. DRAM is one byte array per bank; a tensor
+// DRAM as the emulator holds it: one byte array per bank; a tensor
 // reserves the same range in every bank and its layout maps each page (one
 // tile) to a bank and an offset in that range.
 //
 //===----------------------------------------------------------------------===//
-#ifndef STRATA_TILE_LIB_EMULATOR_DRAM_H
-#define STRATA_TILE_LIB_EMULATOR_DRAM_H
+#ifndef STRATA_TILE_EMULATOR_DRAM_H
+#define STRATA_TILE_EMULATOR_DRAM_H
 
 #include <cstdint>
 #include <optional>
@@ -51,4 +51,4 @@ private:
 
 } // namespace strata::tile
 
-#endif // STRATA_TILE_LIB_EMULATOR_DRAM_H
+#endif // STRATA_TILE_EMULATOR_DRAM_H
