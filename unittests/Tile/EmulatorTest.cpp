@@ -11,7 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 using namespace strata;
@@ -257,4 +259,110 @@ tile.program @layouts {
           << name << " " << i;
   }
   EXPECT_TRUE(succeeded(emu->run())); // no kernels: nothing to do
+}
+
+TEST_F(EmulatorTest, ScalarCodeComputesPageIndices) {
+  // Each expression should give one page, 1 to 11; the writer stores a tile
+  // of zeros (L1 starts zeroed) to each. Pages 0 and 12-15 stay NaN.
+  std::unique_ptr<Emulator> emu = load(R"mlir(
+tile.program @scalars {
+  tile.dram_tensor @c output : !tile.dram<32x512xbf16, #tile.interleaved>
+  tile.kernel writer cores [0, 0]-[0, 0] {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c5 = arith.constant 5 : index
+    %cm1 = arith.constant -1 : index
+    %cm7 = arith.constant -7 : index
+    %c7 = arith.constant 7 : index
+    %fl = arith.floordivsi %cm7, %c2 : index
+    %e1 = arith.addi %fl, %c5 : index
+    tile.noc_write_tile %c0 -> @c[%e1]
+    %ce = arith.ceildivsi %c7, %c2 : index
+    %e2 = arith.subi %ce, %c2 : index
+    tile.noc_write_tile %c0 -> @c[%e2]
+    %c6 = arith.constant 6 : index
+    %rm = arith.remsi %cm7, %c4 : index
+    %e3 = arith.addi %rm, %c6 : index
+    tile.noc_write_tile %c0 -> @c[%e3]
+    %cm8 = arith.constant -8 : index
+    %dv = arith.divsi %cm8, %cm1 : index
+    %e4 = arith.subi %dv, %c4 : index
+    tile.noc_write_tile %c0 -> @c[%e4]
+    %w = arith.constant 261 : i32
+    %t = arith.trunci %w : i32 to i8
+    %e5 = arith.index_cast %t : i8 to index
+    tile.noc_write_tile %c0 -> @c[%e5]
+    %x = arith.constant 1.5 : f32
+    %y = arith.constant 2.5 : f32
+    %lt = arith.cmpf olt, %x, %y : f32
+    %e6 = arith.select %lt, %c6, %c0 : index
+    tile.noc_write_tile %c0 -> @c[%e6]
+    %c7i = arith.constant 7 : i32
+    %f = arith.sitofp %c7i : i32 to f32
+    %one = arith.constant 1.0 : f32
+    %g = arith.mulf %f, %one : f32
+    %h = arith.fptosi %g : f32 to i32
+    %e7 = arith.index_cast %h : i32 to index
+    tile.noc_write_tile %c0 -> @c[%e7]
+    %ones = arith.constant -1 : i8
+    %five = arith.constant 5 : i8
+    %sh = arith.shrui %ones, %five : i8
+    %sh1 = arith.index_castui %sh : i8 to index
+    %e8 = arith.addi %sh1, %c1 : index
+    tile.noc_write_tile %c0 -> @c[%e8]
+    %c3 = arith.constant 3 : index
+    %c9 = arith.constant 9 : index
+    %mn = arith.minui %cm1, %c9 : index
+    %e9 = arith.maxsi %mn, %c3 : index
+    tile.noc_write_tile %c0 -> @c[%e9]
+    %e10 = scf.for %i = %c0 to %c5 step %c1 iter_args(%sum = %c0) -> (index) {
+      %next = arith.addi %sum, %i : index
+      scf.yield %next : index
+    }
+    tile.noc_write_tile %c0 -> @c[%e10]
+    %true = arith.cmpi sgt, %c2, %c1 : index
+    %e11 = scf.if %true -> (index) {
+      %v = arith.constant 11 : index
+      scf.yield %v : index
+    } else {
+      scf.yield %c0 : index
+    }
+    tile.noc_write_tile %c0 -> @c[%e11]
+    tile.noc_write_barrier
+  }
+}
+)mlir");
+  ASSERT_TRUE(emu);
+  std::vector<float> poison(32 * 512, std::numeric_limits<float>::quiet_NaN());
+  ASSERT_TRUE(succeeded(emu->writeTensor("c", poison)));
+  ASSERT_TRUE(succeeded(emu->run()));
+  FailureOr<std::vector<float>> c = emu->readTensor("c");
+  ASSERT_TRUE(succeeded(c));
+  for (int page = 0; page < 16; ++page) {
+    bool written = page >= 1 && page <= 11;
+    float value = (*c)[5 * 512 + page * 32 + 3]; // an element of the page
+    EXPECT_EQ(std::isnan(value), !written) << "page " << page;
+  }
+}
+
+TEST_F(EmulatorTest, DivisionByZeroIsAnError) {
+  std::unique_ptr<Emulator> emu = load(R"mlir(
+tile.program @divide {
+  tile.kernel reader cores [0, 0]-[0, 0] {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %q = arith.divui %c1, %c0 : index
+  }
+}
+)mlir");
+  ASSERT_TRUE(emu);
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  EXPECT_TRUE(failed(emu->run()));
+  EXPECT_EQ(message, "reader kernel on core [0, 0]: division by zero");
 }

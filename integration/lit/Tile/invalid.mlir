@@ -300,6 +300,27 @@ tile.program @dst_type_on_reader {
 
 // -----
 
+tile.program @two_readers {
+  tile.kernel reader cores [0, 0]-[3, 3] {
+  }
+  tile.kernel compute cores [0, 0]-[7, 7] {
+  }
+  // expected-error @+1 {{runs a reader kernel on cores [3, 3]-[4, 4], which overlap the cores [0, 0]-[3, 3] of another: a core runs one kernel of each kind}}
+  tile.kernel reader cores [3, 3]-[4, 4] {
+  }
+}
+
+// -----
+
+tile.program @kernel_arguments {
+  // expected-error @+1 {{body takes no arguments: a kernel reads its core with tile.core_row and tile.core_col}}
+  tile.kernel reader cores [0, 0]-[0, 0] {
+  ^bb0(%core: index):
+  }
+}
+
+// -----
+
 tile.program @dst_type_i32 {
   // expected-error @+1 {{'dst_type' must be f32 or bf16, got 'i32'}}
   tile.kernel compute cores [0, 0]-[0, 0] attributes {dst_type = i32} {

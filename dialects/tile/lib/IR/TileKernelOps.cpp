@@ -59,6 +59,9 @@ StringRef KernelOp::getFidelityName() {
 }
 
 LogicalResult KernelOp::verify() {
+  if (!getBody().empty() && getBody().front().getNumArguments() != 0)
+    return emitOpError() << "body takes no arguments: a kernel reads its "
+                            "core with tile.core_row and tile.core_col";
   bool compute = getKind() == KernelKind::compute;
   if (getDstType() && !compute)
     return emitOpError() << "'dst_type' is an attribute of compute kernels";

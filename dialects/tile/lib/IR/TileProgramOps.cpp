@@ -386,6 +386,20 @@ LogicalResult ProgramOp::verifyRegions() {
     decls.byName[cast<SymbolOpInterface>(op).getName()] = &op;
   }
 
+  // A core has one processor (pair) per kernel kind.
+  for (size_t i = 0; i < kernels.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      CoreRangeAttr a = kernels[i].getCores(), b = kernels[j].getCores();
+      bool overlap = a.getRow0() <= b.getRow1() && b.getRow0() <= a.getRow1() &&
+                     a.getCol0() <= b.getCol1() && b.getCol0() <= a.getCol1();
+      if (overlap && kernels[i].getKind() == kernels[j].getKind())
+        return kernels[i].emitOpError()
+               << "runs a " << stringifyKernelKind(kernels[i].getKind())
+               << " kernel on cores " << rangeString(a)
+               << ", which overlap the cores " << rangeString(b)
+               << " of another: a core runs one kernel of each kind";
+    }
+
   for (KernelOp kernel : kernels) {
     WalkResult walk = kernel.walk([&](Operation *op) {
       return failed(verifyUse(op, kernel, decls)) ? WalkResult::interrupt()

@@ -174,7 +174,10 @@ Step Machine::executeScalar(Operation *op, Instance &inst) {
       })
       .Case<arith::DivSIOp>([&](auto o) {
         int64_t b = i(o.getRhs());
-        return b == 0 ? divisionByZero() : setI(i(o.getLhs()) / b);
+        // -1 wraps like the hardware instead of trapping on INT64_MIN.
+        return b == 0    ? divisionByZero()
+               : b == -1 ? setI(int64_t(0 - uint64_t(i(o.getLhs()))))
+                         : setI(i(o.getLhs()) / b);
       })
       .Case<arith::DivUIOp>([&](auto o) {
         uint64_t b = u(o.getRhs());
@@ -182,7 +185,9 @@ Step Machine::executeScalar(Operation *op, Instance &inst) {
       })
       .Case<arith::RemSIOp>([&](auto o) {
         int64_t b = i(o.getRhs());
-        return b == 0 ? divisionByZero() : setI(i(o.getLhs()) % b);
+        return b == 0    ? divisionByZero()
+               : b == -1 ? setI(0)
+                         : setI(i(o.getLhs()) % b);
       })
       .Case<arith::RemUIOp>([&](auto o) {
         uint64_t b = u(o.getRhs());
@@ -192,6 +197,8 @@ Step Machine::executeScalar(Operation *op, Instance &inst) {
         int64_t a = i(o.getLhs()), b = i(o.getRhs());
         if (b == 0)
           return divisionByZero();
+        if (b == -1)
+          return setI(int64_t(0 - uint64_t(a)));
         int64_t q = a / b;
         return setI(q + ((a % b != 0) && ((a < 0) == (b < 0)) ? 1 : 0));
       })
@@ -203,6 +210,8 @@ Step Machine::executeScalar(Operation *op, Instance &inst) {
         int64_t a = i(o.getLhs()), b = i(o.getRhs());
         if (b == 0)
           return divisionByZero();
+        if (b == -1)
+          return setI(int64_t(0 - uint64_t(a)));
         int64_t q = a / b;
         return setI(q - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0));
       })
