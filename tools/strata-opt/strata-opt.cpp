@@ -1,4 +1,5 @@
 //===- strata-opt.cpp - mlir-opt with Strata's dialects and passes --------===//
+#include "strata/Dialect/Tile/IR/TileDialect.h"
 #include "strata/Pipeline/Compiler.h"
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Target/TargetRegistry.h"
@@ -14,6 +15,9 @@ int main(int argc, char **argv) {
   strata::registerPipelines();
   mlir::DialectRegistry registry;
   strata::registerStrataDialects(registry);
+  // The tile dialect is not a plugin's: hand-written tile programs are
+  // parsed and verified without the tile plugin.
+  registry.insert<strata::tile::TileDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Strata optimizer driver\n", registry));
 }

@@ -1,0 +1,265 @@
+//===- TileDevice.cpp - The runtime device of tile chips ------------------===//
+#include "strata/Tile/Runtime/TileDevice.h"
+
+#include "strata/Dialect/Strata/IR/StrataDialect.h"
+#include "strata/Dialect/Tile/IR/TileDialect.h"
+#include "strata/Tile/CycleModel/CycleModel.h"
+#include "strata/Tile/Emulator/Emulator.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace strata;
+using namespace strata::runtime;
+using namespace strata::tile;
+
+namespace {
+
+/// Host memory: the emulator's DRAM is filled from it at each launch.
+class TileBuffer final : public Buffer {
+public:
+  explicit TileBuffer(size_t bytes) : data(bytes) {}
+  size_t size() const override { return data.size(); }
+  void *hostPointer() override { return data.data(); }
+
+private:
+  std::vector<uint8_t> data;
+};
+
+/// A parsed and verified file of tile programs, with its own context.
+class TileExecutable final : public Executable {
+public:
+  TileExecutable() {
+    context.loadDialect<TileDialect, StrataDialect, arith::ArithDialect,
+                        scf::SCFDialect>();
+    context.printOpOnDiagnostic(false);
+  }
+  bool hasFunction(llvm::StringRef entry) const override {
+    return const_cast<TileExecutable *>(this)->find(entry) != nullptr;
+  }
+  ProgramOp find(llvm::StringRef entry) {
+    ProgramOp found;
+    module->walk([&](ProgramOp program) {
+      if (program.getSymName() == entry)
+        found = program;
+    });
+    return found;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+/// Collects the diagnostics of a context as text while it lives.
+class DiagnosticText {
+public:
+  explicit DiagnosticText(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &diag) {
+          llvm::raw_string_ostream os(text);
+          os << diag.getLocation() << ": " << diag << "\n";
+          for (Diagnostic &note : diag.getNotes())
+            os << note.getLocation() << ": note: " << note << "\n";
+          return success();
+        }) {}
+  llvm::Error error(llvm::StringRef what) const {
+    return llvm::createStringError(what.str() + ":\n" + text);
+  }
+
+private:
+  std::string text;
+  ScopedDiagnosticHandler handler;
+};
+
+class TileDevice final : public Device {
+public:
+  TileDevice(hw::Description chip, CycleModelParams params)
+      : chip(std::move(chip)), params(std::move(params)) {}
+
+  std::string getName() const override {
+    return "tile emulator (" + chip.name + ")";
+  }
+
+  llvm::Expected<std::unique_ptr<Buffer>> allocate(size_t bytes) override {
+    return std::make_unique<TileBuffer>(bytes);
+  }
+
+  llvm::Error copyToDevice(Buffer &dst, const void *src,
+                           size_t bytes) override {
+    if (bytes > dst.size())
+      return llvm::createStringError(llvm::formatv(
+          "copy of {0} bytes into a buffer of {1}", bytes, dst.size()));
+    std::memcpy(dst.hostPointer(), src, bytes);
+    return llvm::Error::success();
+  }
+
+  llvm::Error copyToHost(void *dst, Buffer &src, size_t bytes) override {
+    if (bytes > src.size())
+      return llvm::createStringError(llvm::formatv(
+          "copy of {0} bytes out of a buffer of {1}", bytes, src.size()));
+    std::memcpy(dst, src.hostPointer(), bytes);
+    return llvm::Error::success();
+  }
+
+  llvm::Expected<std::unique_ptr<Executable>>
+  load(llvm::StringRef artifactPath) override {
+    auto executable = std::make_unique<TileExecutable>();
+    DiagnosticText diagnostics(executable->context);
+    ParserConfig config(&executable->context, /*verifyAfterParse=*/false);
+    executable->module = parseSourceFile<ModuleOp>(artifactPath, config);
+    if (!executable->module)
+      return diagnostics.error("cannot load " + artifactPath.str());
+    // The program is checked against this device's chip.
+    MLIRContext *ctx = &executable->context;
+    auto description =
+        dyn_cast<DictionaryAttr>(jsonToAttribute(ctx, chip.document));
+    (*executable->module)
+        ->setAttr(StrataDialect::kHardwareAttrName,
+                  HardwareAttr::get(ctx, chip.name, description));
+    if (failed(verify(*executable->module)))
+      return diagnostics.error(artifactPath.str() + " does not verify for " +
+                               chip.name);
+    return std::unique_ptr<Executable>(std::move(executable));
+  }
+
+  llvm::Error launch(Executable &executable, const Signature &signature,
+                     llvm::ArrayRef<Buffer *> args) override {
+    auto &tileExecutable = static_cast<TileExecutable &>(executable);
+    ProgramOp program = tileExecutable.find(signature.name);
+    if (!program)
+      return llvm::createStringError("no tile.program @" + signature.name);
+    DiagnosticText diagnostics(tileExecutable.context);
+    FailureOr<std::unique_ptr<Emulator>> created =
+        Emulator::create(program, chip);
+    if (failed(created))
+      return diagnostics.error("cannot run @" + signature.name);
+    Emulator &emulator = **created;
+
+    // DRAM tensors, inputs then outputs, against the signature.
+    std::vector<const TensorInfo *> inputs, outputs;
+    for (const TensorInfo &tensor : emulator.tensors()) {
+      if (tensor.role == TensorInfo::Role::Input)
+        inputs.push_back(&tensor);
+      if (tensor.role == TensorInfo::Role::Output)
+        outputs.push_back(&tensor);
+    }
+    if (signature.inputs.size() != inputs.size() ||
+        signature.outputs.size() != outputs.size() ||
+        args.size() != inputs.size() + outputs.size())
+      return llvm::createStringError(llvm::formatv(
+          "@{0} has {1} input and {2} output tensors; the launch gives {3} "
+          "and {4} with {5} buffers",
+          signature.name, inputs.size(), outputs.size(),
+          signature.inputs.size(), signature.outputs.size(), args.size()));
+    auto check = [&](const TensorInfo &tensor,
+                     const TensorSpec &spec) -> llvm::Error {
+      ElementType type = tensor.format == TileFormat::BF16 ? ElementType::BF16
+                                                           : ElementType::F32;
+      if (spec.type != type || spec.shape.size() != 2 ||
+          spec.shape[0] != tensor.rows || spec.shape[1] != tensor.cols)
+        return llvm::createStringError(llvm::formatv(
+            "tensor @{0} is {1}x{2}x{3}; the launch gives {4}", tensor.name,
+            tensor.rows, tensor.cols, elementTypeName(type), spec.str()));
+      return llvm::Error::success();
+    };
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (llvm::Error error = check(*inputs[i], signature.inputs[i]))
+        return error;
+      std::vector<float> values = toFloats(*inputs[i], *args[i]);
+      if (failed(emulator.writeTensor(inputs[i]->name, values)))
+        return diagnostics.error("cannot write @" + inputs[i]->name);
+    }
+    for (size_t i = 0; i < outputs.size(); ++i)
+      if (llvm::Error error = check(*outputs[i], signature.outputs[i]))
+        return error;
+
+    if (failed(emulator.run()))
+      return diagnostics.error("@" + signature.name + " failed");
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      FailureOr<std::vector<float>> values =
+          emulator.readTensor(outputs[i]->name);
+      if (failed(values))
+        return diagnostics.error("cannot read @" + outputs[i]->name);
+      fromFloats(*outputs[i], *values, *args[inputs.size() + i]);
+    }
+    llvm::Expected<CycleReport> report =
+        predictCycles(emulator.trace(), params);
+    if (!report)
+      return report.takeError();
+    predictedSeconds += report->seconds();
+    return llvm::Error::success();
+  }
+
+  std::unique_ptr<Timer> createTimer() override;
+
+  /// Seconds the cycle model predicted for all launches so far.
+  double predictedSeconds = 0;
+
+private:
+  static std::vector<float> toFloats(const TensorInfo &tensor, Buffer &buffer) {
+    size_t n = size_t(tensor.rows * tensor.cols);
+    std::vector<float> values(n);
+    const auto *bytes = static_cast<const uint8_t *>(buffer.hostPointer());
+    for (size_t i = 0; i < n; ++i) {
+      if (tensor.format == TileFormat::BF16) {
+        uint16_t half;
+        std::memcpy(&half, bytes + 2 * i, 2);
+        values[i] = fromBf16(half);
+      } else {
+        std::memcpy(&values[i], bytes + 4 * i, 4);
+      }
+    }
+    return values;
+  }
+
+  static void fromFloats(const TensorInfo &tensor,
+                         const std::vector<float> &values, Buffer &buffer) {
+    auto *bytes = static_cast<uint8_t *>(buffer.hostPointer());
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (tensor.format == TileFormat::BF16) {
+        uint16_t half = toBf16(values[i]);
+        std::memcpy(bytes + 2 * i, &half, 2);
+      } else {
+        std::memcpy(bytes + 4 * i, &values[i], 4);
+      }
+    }
+  }
+
+  hw::Description chip;
+  CycleModelParams params;
+};
+
+/// Reports the predicted time of the launches between start and stop.
+class PredictedTimer final : public Timer {
+public:
+  explicit PredictedTimer(const TileDevice &device) : device(device) {}
+  void start() override { begin = device.predictedSeconds; }
+  double stop() override { return device.predictedSeconds - begin; }
+
+private:
+  const TileDevice &device;
+  double begin = 0;
+};
+
+std::unique_ptr<Timer> TileDevice::createTimer() {
+  return std::make_unique<PredictedTimer>(*this);
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<Device>>
+strata::tile::createTileDevice(const hw::Description &chip) {
+  llvm::Expected<CycleModelParams> params =
+      CycleModelParams::fromDescription(chip);
+  if (!params)
+    return params.takeError();
+  return std::make_unique<TileDevice>(chip, std::move(*params));
+}
