@@ -110,10 +110,12 @@ int usableCores() {
 /// adds retires one add per cycle, so adds per second is cycles per second.
 /// Virtual machines often report a nominal `cpu MHz` far below the clock
 /// the core really runs at, which would understate every peak.
+/// Short trials, the best of many: on a busy machine a trial that the
+/// scheduler interrupts reads slow, and a short one is rarely interrupted.
 double measureClockHz() {
-  constexpr uint64_t kIterations = 1 << 20, kAddsPerIteration = 16;
+  constexpr uint64_t kIterations = 1 << 17, kAddsPerIteration = 16;
   double best = 0;
-  for (int trial = 0; trial < 3; ++trial) {
+  for (int trial = 0; trial < 24; ++trial) {
     uint64_t value = 0;
     auto start = std::chrono::steady_clock::now();
     for (uint64_t i = 0; i < kIterations; ++i)
