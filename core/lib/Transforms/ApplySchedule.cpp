@@ -165,11 +165,12 @@ FailureOr<Operation *> pack(RewriterBase &rw, linalg::LinalgOp op,
   options.setNofoldFlags(nofold);
   // A full tile is computed in place. A padded one is copied back into its
   // destination explicitly: a loop around it then yields its own iter_arg
-  // (a sliced-back value alone would not bufferize in place).
-  options.setCopyBackOp(
-      outputPadded(op, dims)
-          ? linalg::LinalgPaddingOptions::CopyBackOp::LinalgCopy
-          : linalg::LinalgPaddingOptions::CopyBackOp::None);
+  // (a sliced-back value alone would not bufferize in place). Not with a
+  // linalg.copy: on tensors a copy folds to its input.
+  options.setCopyBackOp(outputPadded(op, dims)
+                            ? linalg::LinalgPaddingOptions::CopyBackOp::
+                                  BufferizationMaterializeInDestination
+                            : linalg::LinalgPaddingOptions::CopyBackOp::None);
   linalg::LinalgOp padded;
   SmallVector<Value> replacements;
   SmallVector<tensor::PadOp> padOps;

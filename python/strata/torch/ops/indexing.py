@@ -1,0 +1,118 @@
+"""Gathers: embedding, index (advanced indexing with tensors), index_select
+and gather, as a linalg.generic over the result that reads the indices as
+inputs and the table with tensor.extract at the computed position.
+
+Negative indices count from the end, as in PyTorch; indices out of range
+are undefined behaviour (PyTorch raises), as in any compiled gather.
+"""
+
+import torch
+
+from ..mlir_builder import affine_map, identity_map
+from . import lowering
+from . import scalar as S
+from .helpers import broadcast_shape, drop_dims, norm_dim
+
+aten = torch.ops.aten
+
+
+def _wrap(r, idx, size, elem):
+    """An index scalar (any int type) as `index`, negative ones wrapped."""
+    if elem != "i64":
+        idx = S.cast(r, idx, elem, "i64")
+    neg = S.compare(r, "lt", idx, r.const(0, "i64"), "i64")
+    wrapped = S.binary(r, "add", idx, r.const(size, "i64"), "i64")
+    return S.to_index(r, S.select(r, neg, wrapped, idx, "i64"), "i64")
+
+
+def _gather(cx, table, positions, index_inputs):
+    """The result tensor cx.out, element (i...) = table[positions(i...)].
+    index_inputs: [(Value, map)] read per element; positions(region,
+    loaded index scalars) returns one `index` per table dimension."""
+    b = cx.b
+    out = cx.out
+    init = b.empty(out)
+
+    def body(r, *args):
+        idx = list(args[:-1])
+        pos = positions(r, idx)
+        return r.raw(f"{{r}} = tensor.extract {table.name}[{', '.join(pos)}] : {table.type}")
+    return b.generic(index_inputs, [(init, identity_map(out.rank))], ["parallel"] * out.rank,
+                     body, "gather")[0]
+
+
+@lowering(aten.embedding.default)
+def embedding(cx, a):
+    w, idx = a.weight, a.indices
+    k = idx.rank
+
+    def positions(r, loaded):
+        return [_wrap(r, loaded[0], w.shape[0], idx.elem), r.index(k)]
+    return _gather(cx, w, positions, [(idx, affine_map(k + 1, range(k)))])
+
+
+def _index_input(b, t, bshape, offset, out_rank):
+    """An index tensor broadcast to bshape, whose dimensions are the result's
+    dimensions offset..offset+len(bshape)-1."""
+    lead = len(bshape) - t.rank
+    stretched = [k for k in range(t.rank) if t.shape[k] == 1 and bshape[lead + k] != 1]
+    v = drop_dims(b, t, stretched)
+    dims = [offset + lead + k for k in range(t.rank) if k not in stretched]
+    return v, affine_map(out_rank, dims)
+
+
+@lowering(aten.index.Tensor)
+def index(cx, a):
+    """x[i0, i1, ...] with index tensors (None for a whole dimension)."""
+    x = a.self
+    idx = list(a.indices) + [None] * (x.rank - len(a.indices))
+    where = [d for d, t in enumerate(idx) if t is not None]
+    for d in where:
+        if idx[d].elem == "i1":
+            cx.unsupported("boolean mask indexing (data-dependent shape)")
+    bshape = broadcast_shape(*[idx[d].shape for d in where])
+    consecutive = where == list(range(where[0], where[-1] + 1))
+    offset = where[0] if consecutive else 0
+    out_rank = cx.out.rank
+    ins = [_index_input(cx.b, idx[d], bshape, offset, out_rank) for d in where]
+    rest = [d for d in range(x.rank) if d not in where]
+    # Result dimension of each non-indexed table dimension.
+    if consecutive:
+        loop_dim = {d: (d if d < offset else d - len(where) + len(bshape)) for d in rest}
+    else:
+        loop_dim = {d: len(bshape) + k for k, d in enumerate(rest)}
+
+    def positions(r, loaded):
+        pos = []
+        for d in range(x.rank):
+            if d in where:
+                k = where.index(d)
+                pos.append(_wrap(r, loaded[k], x.shape[d], idx[d].elem))
+            else:
+                pos.append(r.index(loop_dim[d]))
+        return pos
+    return _gather(cx, x, positions, ins)
+
+
+@lowering(aten.index_select.default)
+def index_select(cx, a):
+    x, i = a.self, a.index
+    d = norm_dim(a.dim, x.rank)
+    n = cx.out.rank
+
+    def positions(r, loaded):
+        return [(_wrap(r, loaded[0], x.shape[k], i.elem) if k == d else r.index(k))
+                for k in range(x.rank)]
+    iv = i if i.rank == 1 else drop_dims(cx.b, i, range(i.rank))
+    return _gather(cx, x, positions, [(iv, affine_map(n, [d] if iv.rank else []))])
+
+
+@lowering(aten.gather.default)
+def gather(cx, a):
+    x, i = a.self, a.index
+    d = norm_dim(a.dim, x.rank)
+
+    def positions(r, loaded):
+        return [(_wrap(r, loaded[0], x.shape[k], i.elem) if k == d else r.index(k))
+                for k in range(x.rank)]
+    return _gather(cx, x, positions, [(i, identity_map(i.rank))])

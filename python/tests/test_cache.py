@@ -1,0 +1,62 @@
+"""The compiled callable keeps one library per input signature: a new
+shape compiles once, then hits the cache; parameters are passed by the
+callable, and updates to them in place are seen."""
+
+import torch
+
+import models
+import strata.torch as st
+from conftest import assert_close
+from strata.torch import runtime
+
+
+def test_shape_cache():
+    model = models.MLP().eval()
+    x4, x9 = torch.randn(4, 64), torch.randn(9, 64)
+    fn = st.compile(model, (x4,))
+    assert fn.cache_info() == (0, 1, 1)           # the example signature
+    assert_close(fn(x4), model(x4), "cache_x4")
+    assert fn.cache_info() == (1, 1, 1)
+    assert_close(fn(x9), model(x9), "cache_x9")    # a new shape: compiles
+    assert fn.cache_info() == (1, 2, 2)
+    assert_close(fn(x9 * 2), model(x9 * 2), "cache_x9_again")
+    assert_close(fn(x4), model(x4), "cache_x4_again")
+    assert fn.cache_info() == (3, 2, 2)
+    fn(x4.double().float())                       # same signature, new tensor
+    fn(x4.to(torch.bfloat16).float())
+    assert fn.cache_info().misses == 2
+
+
+def test_dtype_is_part_of_the_signature():
+    lin = torch.nn.Linear(8, 8).eval()
+    fn = st.compile(lin, (torch.randn(2, 8),))
+    with torch.no_grad():
+        lin.to(torch.bfloat16)
+    fn(torch.randn(2, 8).to(torch.bfloat16))
+    assert fn.cache_info().misses == 2
+
+
+def test_parameter_updates_in_place_are_seen():
+    lin = torch.nn.Linear(8, 3).eval()
+    x = torch.randn(5, 8)
+    fn = st.compile(lin, (x,))
+    with torch.no_grad():
+        lin.weight.mul_(2.0)
+        lin.bias.add_(1.0)
+        assert_close(fn(x), lin(x), "updated_parameters")
+
+
+def test_non_contiguous_inputs():
+    lin = torch.nn.Linear(6, 3).eval()
+    x = torch.randn(6, 4).t()
+    assert not x.is_contiguous()
+    assert_close(st.compile(lin, (x,))(x), lin(x), "non_contiguous")
+
+
+def test_descriptor_layout():
+    t = torch.zeros(3, 4, 5)
+    d = runtime.descriptor(t)
+    assert d.aligned == t.data_ptr() and d.offset == 0
+    assert list(d.sizes) == [3, 4, 5] and list(d.strides) == [20, 5, 1]
+    scalar = runtime.descriptor(torch.zeros(()))
+    assert not hasattr(scalar, "sizes")

@@ -1,0 +1,58 @@
+"""Whole models exported with st.compile, compiled for the host and compared
+with PyTorch eager (random weights, relative L2 error <= 1e-4)."""
+
+import pytest
+import torch
+
+import models
+import strata.torch as st
+from conftest import assert_close
+
+
+def check(model, inputs, name, kwargs=None):
+    model = model.eval()
+    kwargs = kwargs or {}
+    with torch.no_grad():
+        want = model(*inputs, **kwargs)
+    fn = st.compile(model, inputs, kwargs=kwargs)
+    got = fn(*inputs, **kwargs)
+    return assert_close(got, want, name)
+
+
+def test_mlp():
+    check(models.MLP(), (torch.randn(16, 64),), "mlp")
+
+
+@pytest.mark.parametrize("norm_first,activation", [(False, "relu"), (True, "gelu")])
+def test_encoder_layer(norm_first, activation):
+    layer = models.encoder_layer(norm_first=norm_first, activation=activation)
+    check(layer, (torch.randn(2, 16, 64),), f"encoder_layer[{norm_first},{activation}]")
+
+
+def test_encoder_layer_masks():
+    """A causal attention mask and a key-padding mask (True: masked out)."""
+    layer = models.encoder_layer()
+    x = torch.randn(2, 16, 64)
+    causal = torch.ones(16, 16, dtype=torch.bool).triu(1)
+    padding = torch.zeros(2, 16, dtype=torch.bool)
+    padding[1, 12:] = True
+    check(layer, (x,), "encoder_layer_masks",
+          kwargs={"src_mask": causal, "src_key_padding_mask": padding})
+
+
+def test_gpt2_block():
+    check(models.GPT2Block(), (torch.randn(2, 32, 64),), "gpt2_block")
+
+
+def test_sdpa_block():
+    check(models.SDPABlock(), (torch.randn(2, 16, 64),), "sdpa_block")
+
+
+def test_token_embedding():
+    idx = torch.randint(0, 100, (2, 16))
+    check(models.TokenEmbedding(), (idx,), "token_embedding")
+
+
+def test_resnet18():
+    model = models.randomize_batch_norms(models.resnet18())
+    check(model, (torch.randn(1, 3, 64, 64),), "resnet18")
