@@ -72,6 +72,21 @@ SmallVector<int64_t> loopsOfDims(ArrayRef<int64_t> sizes,
   return dims;
 }
 
+/// Peels the scf.for loops among `loops` (made by tiling with `sizes` in
+/// `order`) that run over parallel dims `keep` accepts.
+void peelParallel(RewriterBase &rw, ArrayRef<LoopLikeOpInterface> loops,
+                  ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
+                  ArrayRef<utils::IteratorType> types,
+                  llvm::function_ref<bool(int64_t)> keep) {
+  SmallVector<scf::ForOp> peel;
+  for (auto [d, loop] : llvm::zip(loopsOfDims(sizes, order), loops)) {
+    auto forOp = dyn_cast<scf::ForOp>(LoopLikeOpInterface(loop).getOperation());
+    if (forOp && types[d] == utils::IteratorType::parallel && keep(d))
+      peel.push_back(forOp);
+  }
+  linalg::peelLoops(rw, peel);
+}
+
 /// The scf.forall mapping of a schedule's grid: one #strata.grid dim per
 /// split loop, listed innermost first by convention.
 SmallVector<Attribute> gridMapping(MLIRContext *ctx, const Schedule &s) {
@@ -304,16 +319,11 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
   (*tiled)->setAttr(kRegisterAttrName, rw.getDenseI64ArrayAttr(s.registerTile));
   // A static loop with a partial last register tile is peeled: full tiles
   // and one smaller static tile, each vectorized without masks.
-  SmallVector<scf::ForOp> peel;
-  for (auto [d, loop] :
-       llvm::zip(loopsOfDims(registerSizes, s.registerOrder), loops)) {
-    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
-    if (forOp && !ShapedType::isDynamic(extents[d]) &&
-        extents[d] % registerSizes[d] != 0 &&
-        types[d] == utils::IteratorType::parallel)
-      peel.push_back(forOp);
-  }
-  linalg::peelLoops(rw, peel);
+  peelParallel(rw, loops, registerSizes, s.registerOrder, types,
+               [&](int64_t d) {
+                 return !ShapedType::isDynamic(extents[d]) &&
+                        extents[d] % registerSizes[d] != 0;
+               });
   return success();
 }
 
@@ -540,26 +550,11 @@ FailureOr<Operation *> apply(RewriterBase &rw, linalg::LinalgOp op,
   // partial tiles copy their outputs into padded buffers. The tiled op and
   // its clones in the remainder loops are marked and finished one by one.
   current->setAttr(kTileAttrName, rw.getUnitAttr());
-  if (!s.promote.empty()) {
-    SmallVector<scf::ForOp> peel;
-    for (LoopLikeOpInterface loop : cacheLoops)
-      if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
-        peel.push_back(forOp);
-    // Only loops over parallel dims: reductions are padded with zeros.
-    auto linalgOp = cast<linalg::LinalgOp>(current);
-    SmallVector<utils::IteratorType> types = linalgOp.getIteratorTypesArray();
-    SmallVector<int64_t> order = completeOrder(s.tileOrder, loops);
-    SmallVector<scf::ForOp> parallel;
-    size_t next = 0;
-    for (int64_t d : order) {
-      if (cacheSizes[d] == 0)
-        continue;
-      if (next < peel.size() && types[d] == utils::IteratorType::parallel)
-        parallel.push_back(peel[next]);
-      ++next;
-    }
-    linalg::peelLoops(rw, parallel);
-  }
+  // Only loops over parallel dims: reductions are padded with zeros.
+  if (!s.promote.empty())
+    peelParallel(rw, cacheLoops, cacheSizes, s.tileOrder,
+                 cast<linalg::LinalgOp>(current).getIteratorTypesArray(),
+                 [](int64_t) { return true; });
   return current;
 }
 
