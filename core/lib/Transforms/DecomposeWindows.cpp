@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
 
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -29,35 +30,19 @@ namespace {
 /// The most window positions decomposed (a 7x7 window is 49 terms).
 constexpr int64_t kMaxTerms = 49;
 
-/// `expr` as constant + sum of coefficient * dim; nullopt if not linear.
+/// `expr` over `dims` loops as constant + sum of coefficient * dim
+/// (upstream's flattener); nullopt if it is not linear (a mod or div).
 std::optional<std::pair<int64_t, llvm::SmallDenseMap<unsigned, int64_t>>>
-linearForm(AffineExpr expr) {
-  std::pair<int64_t, llvm::SmallDenseMap<unsigned, int64_t>> form;
-  std::function<bool(AffineExpr, int64_t)> add = [&](AffineExpr e,
-                                                     int64_t scale) -> bool {
-    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
-      form.second[dim.getPosition()] += scale;
-      return true;
-    }
-    if (auto cst = dyn_cast<AffineConstantExpr>(e)) {
-      form.first += scale * cst.getValue();
-      return true;
-    }
-    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-    if (!bin)
-      return false;
-    if (bin.getKind() == AffineExprKind::Add)
-      return add(bin.getLHS(), scale) && add(bin.getRHS(), scale);
-    if (bin.getKind() == AffineExprKind::Mul) {
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-        return add(bin.getLHS(), scale * c.getValue());
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
-        return add(bin.getRHS(), scale * c.getValue());
-    }
-    return false;
-  };
-  if (!add(expr, 1))
+linearForm(AffineExpr expr, unsigned dims) {
+  SmallVector<int64_t> flat;
+  if (failed(getFlattenedAffineExpr(expr, dims, 0, &flat)) ||
+      flat.size() != dims + 1)
     return std::nullopt;
+  std::pair<int64_t, llvm::SmallDenseMap<unsigned, int64_t>> form;
+  form.first = flat.back();
+  for (unsigned d = 0; d < dims; ++d)
+    if (flat[d] != 0)
+      form.second[d] = flat[d];
   return form;
 }
 
@@ -86,7 +71,7 @@ std::optional<Window> windowOf(linalg::LinalgOp op) {
   Window w;
   bool windowed = false;
   for (AffineExpr expr : in.getResults()) {
-    auto form = linearForm(expr);
+    auto form = linearForm(expr, in.getNumDims());
     if (!form)
       return std::nullopt;
     WindowDim dim;
