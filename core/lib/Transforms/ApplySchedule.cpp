@@ -52,8 +52,6 @@ constexpr llvm::StringLiteral kRegisterAttrName = "strata.register";
 SmallVector<int64_t> loopsOfDims(ArrayRef<int64_t> sizes,
                                  ArrayRef<int64_t> order);
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 /// `order` followed by the loops it does not name: a full permutation.
 SmallVector<int64_t> completeOrder(ArrayRef<int64_t> order, size_t loops) {
   SmallVector<int64_t> full(order.begin(), order.end());
@@ -802,7 +800,8 @@ LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
     while (extents[blocked] % block != 0)
       --block;
     if (2 * block < fit)
-      block = ceilDiv(extents[blocked], ceilDiv(extents[blocked], fit));
+      block = llvm::divideCeilSigned(
+          extents[blocked], llvm::divideCeilSigned(extents[blocked], fit));
     rows[blocked] = block;
     // The grid splits a loop of single rows when one is long enough (the
     // heads of an attention): its parts share nothing, and the blocked
@@ -811,13 +810,13 @@ LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
     int64_t parts = 1;
     for (size_t d = 0; d < s.grid.size() && d < extents.size(); ++d)
       if (s.grid[d] > 0)
-        parts *= ceilDiv(extents[d], s.grid[d]);
+        parts *= llvm::divideCeilSigned(extents[d], s.grid[d]);
     for (size_t d = 0; parts > 1 && d < extents.size(); ++d) {
       if (rows[d] != 1 || int64_t(d) == blocked ||
           ShapedType::isDynamic(extents[d]) || extents[d] < parts)
         continue;
       grouped.grid.assign(extents.size(), 0);
-      grouped.grid[d] = ceilDiv(extents[d], parts);
+      grouped.grid[d] = llvm::divideCeilSigned(extents[d], parts);
       break;
     }
     if (failed(fuseGroup(rw, root, grouped, rows, /*contractions=*/true)))
