@@ -687,3 +687,34 @@ TEST(ScheduleModel, ConvolutionTermIsAContraction) {
   EXPECT_EQ(v.vectorDim, 1);
   EXPECT_TRUE(v.partialReduction);
 }
+
+TEST(ScheduleModel, WindowIsSummedInsideTheRegisterTile) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  // A whole 3x3 convolution, loops (n, oh, ow, f, kh, kw, c): the image is
+  // read through windows (oh + kh, ow + kw), the filter plainly. It is a
+  // contraction over c whose window loops kh, kw stay inside the register
+  // tile, after its rows and vectors; only the filter is packed.
+  LoopNest nest;
+  nest.extents = {1, 56, 56, 64, 3, 3, 64};
+  nest.reduction = {false, false, false, false, true, true, true};
+  nest.operands = {{{0, -1, -1, 6}, false, {1, 4, 2, 5}},
+                   {{4, 5, 6, 3}, false},
+                   {{0, 1, 2, 3}, true}};
+  Schedule s = chooseSchedule(nest, chip);
+  EXPECT_EQ(s.kind, "contraction");
+  EXPECT_EQ(s.vectorDim, 3);
+  EXPECT_EQ(s.promote, (std::vector<int64_t>{1}));
+  EXPECT_EQ(s.registerTile[2], chooseRegisterBlock(*chip.vector, 56, 4).rows);
+  ASSERT_GE(s.registerOrder.size(), 4u);
+  EXPECT_EQ(std::vector<int64_t>(s.registerOrder.end() - 4,
+                                 s.registerOrder.end()),
+            (std::vector<int64_t>{2, 4, 5, 6}));
+  // The innermost cache holds the filter panel of every window position:
+  // nine times fewer channels per tile than a 1x1 convolution gets.
+  LoopNest pointwise = nest;
+  pointwise.extents = {1, 56, 56, 64, 1, 1, 64};
+  Schedule p = chooseSchedule(pointwise, chip);
+  ASSERT_FALSE(s.tiles.empty());
+  ASSERT_FALSE(p.tiles.empty());
+  EXPECT_LT(s.tiles.back().sizes[6], p.tiles.back().sizes[6]);
+}

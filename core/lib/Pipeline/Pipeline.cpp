@@ -40,13 +40,20 @@ void strata::buildPreparePipeline(OpPassManager &pm) {
                   "strata-decompose-aggregates),canonicalize,cse");
 }
 
-// S2: windowed ops split into shifted terms, contractions made contiguous
-// along their vector loop; the fusion
-// groups themselves are formed with the schedules' tiles in S4.
-void strata::buildGroupPipeline(OpPassManager &pm, const hw::Description &) {
-  addPipeline(pm, "func.func(strata-decompose-windows,"
-                  "strata-normalize-contractions,"
-                  "strata-reciprocal-divisions),canonicalize");
+// S2: windowed ops split into shifted terms, elementwise chains merged,
+// contractions made contiguous along their vector loop; the fusion groups
+// themselves are formed with the schedules' tiles in S4.
+void strata::buildGroupPipeline(OpPassManager &pm, const hw::Description &,
+                                const CoreOptions &options) {
+  addPipeline(pm,
+              options.fuse
+                  ? "func.func(strata-decompose-windows{contractions=false},"
+                    "strata-fuse-elementwise,canonicalize,"
+                    "strata-normalize-contractions,"
+                    "strata-reciprocal-divisions),canonicalize"
+                  : "func.func(strata-decompose-windows{contractions=false},"
+                    "strata-normalize-contractions,"
+                    "strata-reciprocal-divisions),canonicalize");
 }
 
 // S3: the model picks every op's schedule from the module's description.
@@ -85,7 +92,7 @@ void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &,
 void strata::buildCorePipeline(OpPassManager &pm, const hw::Description &chip,
                                const CoreOptions &options) {
   buildPreparePipeline(pm);
-  buildGroupPipeline(pm, chip);
+  buildGroupPipeline(pm, chip, options);
   buildSchedulePipeline(pm, chip, options);
   buildApplyPipeline(pm, chip, options);
 }

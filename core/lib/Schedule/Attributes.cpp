@@ -35,6 +35,12 @@ LoopNest strata::loopNestOf(linalg::LinalgOp op) {
     for (AffineExpr expr : map.getResults()) {
       auto dim = dyn_cast<AffineDimExpr>(expr);
       entry.dims.push_back(dim ? int64_t(dim.getPosition()) : -1);
+      if (!dim)
+        expr.walk([&](AffineExpr sub) {
+          if (auto d = dyn_cast<AffineDimExpr>(sub);
+              d && !llvm::is_contained(entry.windowLoops, d.getPosition()))
+            entry.windowLoops.push_back(d.getPosition());
+        });
     }
     nest.operands.push_back(std::move(entry));
   }

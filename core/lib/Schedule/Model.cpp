@@ -21,6 +21,11 @@ bool LoopNest::Operand::uses(int64_t loop) const {
   return std::find(dims.begin(), dims.end(), loop) != dims.end();
 }
 
+bool LoopNest::Operand::reads(int64_t loop) const {
+  return uses(loop) || std::find(windowLoops.begin(), windowLoops.end(),
+                                 loop) != windowLoops.end();
+}
+
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
@@ -138,7 +143,12 @@ void chooseGrid(const LoopNest &nest, const std::string &level, int64_t parts,
 }
 
 /// A contraction: out[.., m, .., n] += A[.., m, .., k] * B[.., k, .., n] with
-/// n the vectorized loop. Returns false if the nest is not one.
+/// n the vectorized loop. A may be read through windows (a convolution's
+/// input, `in[oh + kh][ow + kw][c]`): its rows m and the window loops (kh,
+/// kw) then index it together, k is a loop that indexes it alone (c), and
+/// the window loops are reductions that stay inside each register tile, so
+/// that one tile of accumulators sums over the whole window (implicit GEMM).
+/// Returns false if the nest is not one.
 bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
                          const hw::VectorUnit &unit, int64_t width,
                          int64_t parts, Schedule &s) {
@@ -152,9 +162,12 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
     const LoopNest::Operand &op = nest.operands[i];
     if (op.output)
       continue;
-    if (std::count(op.dims.begin(), op.dims.end(), -1))
-      return false; // windowed access (convolution input): not packed here
-    if (op.uses(n) && !b)
+    if (op.windowed()) {
+      // Only A may be windowed (its window is not packed).
+      if (op.reads(n) || a)
+        return false;
+      a = &op, aIndex = int64_t(i);
+    } else if (op.uses(n) && !b)
       b = &op, bIndex = int64_t(i);
     else if (!op.uses(n) && !a)
       a = &op, aIndex = int64_t(i);
@@ -164,11 +177,11 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   // m: the innermost output loop that A indexes and B does not.
   int64_t m = -1;
   for (auto it = out->dims.rbegin(); it != out->dims.rend(); ++it)
-    if (*it >= 0 && *it != n && a->uses(*it) && !b->uses(*it)) {
+    if (*it >= 0 && *it != n && a->reads(*it) && !b->uses(*it)) {
       m = *it;
       break;
     }
-  // k: the innermost reduction loop both read.
+  // k: the innermost reduction loop both read, A through a dim of its own.
   int64_t k = -1;
   for (int64_t d = int64_t(nest.extents.size()) - 1; d >= 0; --d)
     if (nest.reduction[d] && a->uses(d) && b->uses(d)) {
@@ -177,6 +190,18 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
     }
   if (m < 0 || k < 0)
     return false;
+  // The window loops: reductions that B reads and A reads only through
+  // windows. Every reduction of a windowed A must be one of them or k.
+  std::vector<int64_t> window;
+  int64_t windowSize = 1;
+  for (size_t d = 0; d < nest.extents.size(); ++d) {
+    if (!nest.reduction[d] || int64_t(d) == k || !a->windowed())
+      continue;
+    if (!a->reads(int64_t(d)) || a->uses(int64_t(d)) || !b->uses(int64_t(d)))
+      return false;
+    window.push_back(int64_t(d));
+    windowSize *= nest.extents[d];
+  }
 
   int64_t eb = nest.elementBytes;
   int64_t bigN = nest.extents[n], bigM = nest.extents[m],
@@ -200,9 +225,9 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   // Innermost cache: a kc x nr panel of B and an mr x kc panel of A, reused
   // across the register tiles along m.
   if (caches.size() >= 1) {
-    int64_t fit = int64_t(caches[0].bytes / 2) / ((nr + mr) * eb);
+    int64_t fit = int64_t(caches[0].bytes / 2) / ((nr + mr) * eb) / windowSize;
     kc = std::clamp<int64_t>(fit, 1, bigK);
-    s.footprints.push_back({caches[0].name, kc * (nr + mr) * eb});
+    s.footprints.push_back({caches[0].name, kc * windowSize * (nr + mr) * eb});
     sized.push_back({caches[0].name, k});
   }
   // Next: the m x n output tile, which S4 pads and copies once per k tile,
@@ -212,12 +237,15 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   // the traffic for that footprint.
   if (caches.size() >= 2) {
     double budget = caches[1].bytes / 2 / double(eb);
-    double side = -double(kc) + std::sqrt(double(kc) * kc + budget);
+    // Each k step of a windowed A reads the whole window.
+    double kw = double(kc * windowSize);
+    double side = -kw + std::sqrt(kw * kw + budget);
     nc = std::clamp<int64_t>(int64_t(side) / nr * nr, nr,
                              roundUp(partExtent(n), nr));
-    int64_t rows = int64_t((budget - double(kc * nc)) / double(nc + kc));
+    int64_t rows = int64_t((budget - kw * double(nc)) / (double(nc) + kw));
     mc = std::clamp<int64_t>(rows / mr * mr, mr, roundUp(partExtent(m), mr));
-    s.footprints.push_back({caches[1].name, (mc * nc + kc * (mc + nc)) * eb});
+    s.footprints.push_back(
+        {caches[1].name, (mc * nc + kc * windowSize * (mc + nc)) * eb});
     sized.push_back({caches[1].name, m});
     sized.push_back({caches[1].name, n});
   }
@@ -249,17 +277,27 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   }
   // Loop order: other loops (batch, further reductions) outermost, then n,
   // k, m: a packed B panel stays across the m loop.
+  auto isWindow = [&](int64_t d) {
+    return std::find(window.begin(), window.end(), d) != window.end();
+  };
   for (size_t d = 0; d < nest.extents.size(); ++d)
     if (int64_t(d) != n && int64_t(d) != m && int64_t(d) != k) {
       s.tileOrder.push_back(int64_t(d));
-      s.registerOrder.push_back(int64_t(d));
+      if (!isWindow(int64_t(d)))
+        s.registerOrder.push_back(int64_t(d));
     }
   s.tileOrder.insert(s.tileOrder.end(), {n, k, m});
-  // Register tiles: n, m, then k innermost so accumulators stay in registers.
-  s.registerOrder.insert(s.registerOrder.end(), {n, m, k});
+  // Register tiles: n, m, then the window and k innermost so accumulators
+  // stay in registers.
+  s.registerOrder.insert(s.registerOrder.end(), {n, m});
+  s.registerOrder.insert(s.registerOrder.end(), window.begin(), window.end());
+  s.registerOrder.push_back(k);
   // Packing pays when the operands are reused across tiles; each packed
-  // copy is contiguous and padded to whole register tiles.
+  // copy is contiguous and padded to whole register tiles. A windowed A is
+  // read in place: its rows overlap.
   s.promote = {aIndex, bIndex};
+  if (a->windowed())
+    s.promote = {bIndex};
   return true;
 }
 } // namespace

@@ -18,6 +18,7 @@
 #include "strata/Schedule/Attributes.h"
 #include "strata/Schedule/Model.h"
 #include "strata/Transforms/Passes.h"
+#include "strata/Transforms/Windows.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -44,6 +45,8 @@ constexpr llvm::StringLiteral kPackedAttrName = "strata.packed";
 constexpr llvm::StringLiteral kRootAttrName = "strata.root";
 /// Marks the cache tiles of the op being scheduled.
 constexpr llvm::StringLiteral kTileAttrName = "strata.tile";
+/// Marks the reduction loops of register tiles.
+constexpr llvm::StringLiteral kAccumulateAttrName = "strata.accumulate";
 /// Marks a register tile (with its register tile sizes) to vectorize.
 constexpr llvm::StringLiteral kRegisterAttrName = "strata.register";
 
@@ -315,6 +318,12 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
     return failure();
   // Vectorized later, once the peeled tiles have static shapes.
   (*tiled)->setAttr(kRegisterAttrName, rw.getDenseI64ArrayAttr(s.registerTile));
+  // Its reduction loops keep the accumulators in registers (several when a
+  // window is summed inside the tile).
+  for (auto [loop, d] :
+       llvm::zip(loops, loopsOfDims(registerSizes, s.registerOrder)))
+    if (types[d] == utils::IteratorType::reduction)
+      loop->setAttr(kAccumulateAttrName, rw.getUnitAttr());
   // A static loop with a partial last register tile is peeled: full tiles
   // and one smaller static tile, each vectorized without masks.
   peelParallel(rw, loops, registerSizes, s.registerOrder, types,
@@ -336,6 +345,14 @@ void vectorizeRegisterTiles(RewriterBase &rw, Operation *root) {
     SmallVector<int64_t> registerTile(
         op->getAttrOfType<DenseI64ArrayAttr>(kRegisterAttrName).asArrayRef());
     op->removeAttr(kRegisterAttrName);
+    // A register tile of a windowed op (a convolution kept whole) covers
+    // one window position: it is a plain contraction over input slices.
+    SmallVector<linalg::GenericOp> terms;
+    if (succeeded(decomposeWindows(rw, op, &terms))) {
+      for (linalg::GenericOp term : terms)
+        vectorizeTile(rw, term, registerTile);
+      continue;
+    }
     vectorizeTile(rw, op, registerTile);
   }
 }
@@ -611,6 +628,16 @@ void hoistPacking(Operation *root) {
 /// Keeps the accumulators of register tiles in vectors across reduction
 /// loops: reads before the loop, writes after it.
 void hoistAccumulators(RewriterBase &rw, Operation *root) {
+  // The register tiles' own reduction loops, innermost first (post-order).
+  SmallVector<scf::ForOp> marked;
+  root->walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(kAccumulateAttrName))
+      marked.push_back(loop);
+  });
+  for (scf::ForOp loop : marked) {
+    loop->removeAttr(kAccumulateAttrName);
+    hoistLoopInvariantSubsets(rw, cast<LoopLikeOpInterface>(*loop));
+  }
   for (int round = 0; round < 2; ++round) {
     SmallVector<LoopLikeOpInterface> loops;
     // Innermost loops only: those are the register tiles' reduction loops.

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
+#include "strata/Transforms/Windows.h"
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -130,128 +131,175 @@ std::optional<Window> windowOf(linalg::LinalgOp op) {
   return w;
 }
 
+/// Whether the terms of `op` (windowed as `w`) are contractions: a
+/// reduction loop other than the filter loops (a convolution's input
+/// channels) remains in each.
+bool termsContract(linalg::LinalgOp op, const Window &w) {
+  for (auto [d, type] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (type == utils::IteratorType::reduction &&
+        !llvm::is_contained(w.filterLoops, unsigned(d)))
+      return true;
+  return false;
+}
+
+/// Whether `op` stays whole until its register tiles: a contraction whose
+/// windowed input is read along its last dimension by a plain reduction
+/// loop (channels last) and whose output's last loop (the vector loop) the
+/// windowed input does not read. The model sums the window inside each
+/// register tile (Model.cpp); other layouts are split here.
+bool keptWhole(linalg::LinalgOp op, const Window &w) {
+  if (!termsContract(op, w) || w.dims.empty() || w.dims.back().filter >= 0)
+    return false;
+  unsigned channel = w.dims.back().loop;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  if (out.getNumResults() == 0)
+    return false;
+  auto last = dyn_cast<AffineDimExpr>(out.getResults().back());
+  return last &&
+         op.getIteratorTypesArray()[channel] ==
+             utils::IteratorType::reduction &&
+         !in.isFunctionOfDim(last.getPosition());
+}
+} // namespace
+
+FailureOr<Value>
+strata::decomposeWindows(RewriterBase &rw, linalg::LinalgOp op,
+                         SmallVectorImpl<linalg::GenericOp> *terms) {
+  std::optional<Window> w = windowOf(op);
+  if (!w)
+    return failure();
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  if (llvm::any_of(extents, ShapedType::isDynamic) ||
+      llvm::any_of(op->getOperandTypes(), [](Type t) {
+        auto shaped = dyn_cast<ShapedType>(t);
+        return shaped && !shaped.hasStaticShape();
+      }))
+    return failure();
+  int64_t count = 1;
+  for (unsigned f : w->filterLoops)
+    count *= extents[f];
+  if (count > kMaxTerms || count < 1)
+    return failure();
+  rw.setInsertionPoint(op);
+  // The loops of each term: all but the filter loops, renumbered.
+  unsigned loops = op.getNumLoops();
+  SmallVector<int64_t> newIndex(loops, -1);
+  SmallVector<utils::IteratorType> types;
+  SmallVector<utils::IteratorType> allTypes = op.getIteratorTypesArray();
+  for (unsigned d = 0; d < loops; ++d)
+    if (!llvm::is_contained(w->filterLoops, d)) {
+      newIndex[d] = int64_t(types.size());
+      types.push_back(allTypes[d]);
+    }
+  MLIRContext *ctx = op.getContext();
+  auto dim = [&](unsigned d) {
+    return getAffineDimExpr(unsigned(newIndex[d]), ctx);
+  };
+  Location loc = op.getLoc();
+  Value acc = op.getDpsInits()[0];
+  SmallVector<int64_t> position(w->filterLoops.size(), 0);
+  for (int64_t t = 0; t < count; ++t) {
+    // This term's value of every filter loop.
+    llvm::SmallDenseMap<unsigned, int64_t> value;
+    for (size_t i = 0; i < w->filterLoops.size(); ++i)
+      value[w->filterLoops[i]] = position[i];
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    // The windowed input: a strided slice at this window position.
+    {
+      Value source = op.getDpsInputs()[0];
+      auto type = cast<RankedTensorType>(source.getType());
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      SmallVector<AffineExpr> results;
+      for (const WindowDim &d : w->dims) {
+        int64_t offset =
+            d.offset + (d.filter >= 0 ? d.filterCoef * value[d.filter] : 0);
+        offsets.push_back(rw.getIndexAttr(offset));
+        sizes.push_back(rw.getIndexAttr(extents[d.loop]));
+        strides.push_back(rw.getIndexAttr(d.stride));
+        results.push_back(dim(d.loop));
+      }
+      auto sliceType = RankedTensorType::get(
+          llvm::map_to_vector(
+              w->dims, [&](const WindowDim &d) { return extents[d.loop]; }),
+          type.getElementType());
+      inputs.push_back(tensor::ExtractSliceOp::create(
+          rw, loc, sliceType, source, offsets, sizes, strides));
+      maps.push_back(AffineMap::get(types.size(), 0, results, ctx));
+    }
+    // The other inputs: the filter loops fixed (dimensions dropped).
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      if (operand->getOperandNumber() == 0)
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      auto type = cast<RankedTensorType>(operand->get().getType());
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      SmallVector<int64_t> shape;
+      SmallVector<AffineExpr> results;
+      for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+        unsigned d = cast<AffineDimExpr>(expr).getPosition();
+        bool fixed = newIndex[d] < 0;
+        offsets.push_back(rw.getIndexAttr(fixed ? value[d] : 0));
+        sizes.push_back(rw.getIndexAttr(fixed ? 1 : type.getDimSize(i)));
+        strides.push_back(rw.getIndexAttr(1));
+        if (!fixed) {
+          shape.push_back(type.getDimSize(i));
+          results.push_back(dim(d));
+        }
+      }
+      auto sliceType = RankedTensorType::get(shape, type.getElementType());
+      inputs.push_back(tensor::ExtractSliceOp::create(
+          rw, loc, sliceType, operand->get(), offsets, sizes, strides));
+      maps.push_back(AffineMap::get(types.size(), 0, results, ctx));
+    }
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    maps.push_back(AffineMap::get(
+        types.size(), 0,
+        llvm::map_to_vector(out.getResults(),
+                            [&](AffineExpr e) {
+                              return dim(cast<AffineDimExpr>(e).getPosition());
+                            }),
+        ctx));
+    auto term = linalg::GenericOp::create(rw, loc, acc.getType(), inputs,
+                                          ValueRange{acc}, maps, types);
+    rw.cloneRegionBefore(op->getRegion(0), term.getRegion(),
+                         term.getRegion().end());
+    acc = term.getResult(0);
+    if (terms)
+      terms->push_back(term);
+    // Next window position (the last filter loop fastest).
+    for (int64_t i = int64_t(position.size()) - 1; i >= 0; --i) {
+      if (++position[i] < extents[w->filterLoops[i]])
+        break;
+      position[i] = 0;
+    }
+  }
+  rw.replaceOp(op, acc);
+  return acc;
+}
+
+namespace {
 struct DecomposeWindow : OpInterfaceRewritePattern<linalg::LinalgOp> {
-  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  DecomposeWindow(MLIRContext *ctx, bool contractions)
+      : OpInterfaceRewritePattern(ctx), contractions(contractions) {}
+  bool contractions;
+
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rw) const override {
     std::optional<Window> w = windowOf(op);
-    if (!w)
+    if (!w || (!contractions && keptWhole(op, *w)))
       return failure();
-    SmallVector<int64_t> extents = op.getStaticLoopRanges();
-    if (llvm::any_of(extents, ShapedType::isDynamic) ||
-        llvm::any_of(op->getOperandTypes(), [](Type t) {
-          auto shaped = dyn_cast<ShapedType>(t);
-          return shaped && !shaped.hasStaticShape();
-        }))
-      return failure();
-    int64_t terms = 1;
-    for (unsigned f : w->filterLoops)
-      terms *= extents[f];
-    if (terms > kMaxTerms || terms < 1)
-      return failure();
-
-    // The loops of each term: all but the filter loops, renumbered.
-    unsigned loops = op.getNumLoops();
-    SmallVector<int64_t> newIndex(loops, -1);
-    SmallVector<utils::IteratorType> types;
-    SmallVector<utils::IteratorType> allTypes = op.getIteratorTypesArray();
-    for (unsigned d = 0; d < loops; ++d)
-      if (!llvm::is_contained(w->filterLoops, d)) {
-        newIndex[d] = int64_t(types.size());
-        types.push_back(allTypes[d]);
-      }
-    MLIRContext *ctx = op.getContext();
-    auto dim = [&](unsigned d) {
-      return getAffineDimExpr(unsigned(newIndex[d]), ctx);
-    };
-    Location loc = op.getLoc();
-    Value acc = op.getDpsInits()[0];
-    SmallVector<int64_t> position(w->filterLoops.size(), 0);
-    for (int64_t t = 0; t < terms; ++t) {
-      // This term's value of every filter loop.
-      llvm::SmallDenseMap<unsigned, int64_t> value;
-      for (size_t i = 0; i < w->filterLoops.size(); ++i)
-        value[w->filterLoops[i]] = position[i];
-      SmallVector<Value> inputs;
-      SmallVector<AffineMap> maps;
-      // The windowed input: a strided slice at this window position.
-      {
-        Value source = op.getDpsInputs()[0];
-        auto type = cast<RankedTensorType>(source.getType());
-        SmallVector<OpFoldResult> offsets, sizes, strides;
-        SmallVector<AffineExpr> results;
-        for (const WindowDim &d : w->dims) {
-          int64_t offset =
-              d.offset + (d.filter >= 0 ? d.filterCoef * value[d.filter] : 0);
-          offsets.push_back(rw.getIndexAttr(offset));
-          sizes.push_back(rw.getIndexAttr(extents[d.loop]));
-          strides.push_back(rw.getIndexAttr(d.stride));
-          results.push_back(dim(d.loop));
-        }
-        auto sliceType = RankedTensorType::get(
-            llvm::map_to_vector(
-                w->dims, [&](const WindowDim &d) { return extents[d.loop]; }),
-            type.getElementType());
-        inputs.push_back(tensor::ExtractSliceOp::create(
-            rw, loc, sliceType, source, offsets, sizes, strides));
-        maps.push_back(AffineMap::get(types.size(), 0, results, ctx));
-      }
-      // The other inputs: the filter loops fixed (dimensions dropped).
-      for (OpOperand *operand : op.getDpsInputOperands()) {
-        if (operand->getOperandNumber() == 0)
-          continue;
-        AffineMap map = op.getMatchingIndexingMap(operand);
-        auto type = cast<RankedTensorType>(operand->get().getType());
-        SmallVector<OpFoldResult> offsets, sizes, strides;
-        SmallVector<int64_t> shape;
-        SmallVector<AffineExpr> results;
-        for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-          unsigned d = cast<AffineDimExpr>(expr).getPosition();
-          bool fixed = newIndex[d] < 0;
-          offsets.push_back(rw.getIndexAttr(fixed ? value[d] : 0));
-          sizes.push_back(rw.getIndexAttr(fixed ? 1 : type.getDimSize(i)));
-          strides.push_back(rw.getIndexAttr(1));
-          if (!fixed) {
-            shape.push_back(type.getDimSize(i));
-            results.push_back(dim(d));
-          }
-        }
-        auto sliceType = RankedTensorType::get(shape, type.getElementType());
-        inputs.push_back(tensor::ExtractSliceOp::create(
-            rw, loc, sliceType, operand->get(), offsets, sizes, strides));
-        maps.push_back(AffineMap::get(types.size(), 0, results, ctx));
-      }
-      AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-      maps.push_back(AffineMap::get(
-          types.size(), 0,
-          llvm::map_to_vector(out.getResults(),
-                              [&](AffineExpr e) {
-                                return dim(
-                                    cast<AffineDimExpr>(e).getPosition());
-                              }),
-          ctx));
-      auto term = linalg::GenericOp::create(rw, loc, acc.getType(), inputs,
-                                            ValueRange{acc}, maps, types);
-      rw.cloneRegionBefore(op->getRegion(0), term.getRegion(),
-                           term.getRegion().end());
-      acc = term.getResult(0);
-      // Next window position (the last filter loop fastest).
-      for (int64_t i = int64_t(position.size()) - 1; i >= 0; --i) {
-        if (++position[i] < extents[w->filterLoops[i]])
-          break;
-        position[i] = 0;
-      }
-    }
-    rw.replaceOp(op, acc);
-    return success();
+    return strata::decomposeWindows(rw, op);
   }
 };
 
 struct DecomposeWindows
     : strata::impl::StrataDecomposeWindowsBase<DecomposeWindows> {
+  using StrataDecomposeWindowsBase::StrataDecomposeWindowsBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<DecomposeWindow>(&getContext());
+    patterns.add<DecomposeWindow>(&getContext(), contractions);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -4,6 +4,10 @@
 // and accumulate into the output in order; a pooling's terms are
 // elementwise. Plain contractions are left alone.
 // RUN: strata-opt %s --strata-decompose-windows | FileCheck %s
+// With contractions=false, a channels-last convolution stays whole (the
+// model sums its window inside each register tile); one whose vector loop
+// the image reads (NCHW), pooling and depthwise terms are still split.
+// RUN: strata-opt %s --strata-decompose-windows=contractions=false | FileCheck %s --check-prefix=WHOLE
 
 // CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
 // CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d4, d3)>
@@ -66,4 +70,22 @@ func.func @maxpool(%in: tensor<1x9x9x4xf32>) -> tensor<1x4x4x4xf32> {
 func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
+}
+
+// WHOLE-LABEL: func.func @conv_s2
+// WHOLE: linalg.conv_2d_nhwc_hwcf
+// WHOLE-LABEL: func.func @dilated
+// WHOLE: linalg.conv_2d_nhwc_hwcf
+// WHOLE-LABEL: func.func @maxpool
+// WHOLE-NOT: linalg.pooling
+// WHOLE-LABEL: func.func @nchw
+// WHOLE-NOT: linalg.conv_2d_nchw_fchw
+// WHOLE-COUNT-4: linalg.generic
+func.func @nchw(%in: tensor<1x3x6x6xf32>, %w: tensor<4x3x2x2xf32>) -> tensor<1x4x5x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x5x5xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf32>
+  %o = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x3x6x6xf32>, tensor<4x3x2x2xf32>) outs(%f : tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf32>
+  return %o : tensor<1x4x5x5xf32>
 }

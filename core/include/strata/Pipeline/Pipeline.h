@@ -31,7 +31,8 @@ struct CoreOptions {
 };
 
 void buildPreparePipeline(mlir::OpPassManager &pm);
-void buildGroupPipeline(mlir::OpPassManager &pm, const hw::Description &chip);
+void buildGroupPipeline(mlir::OpPassManager &pm, const hw::Description &chip,
+                        const CoreOptions &options = {});
 void buildSchedulePipeline(mlir::OpPassManager &pm, const hw::Description &chip,
                            const CoreOptions &options = {});
 void buildApplyPipeline(mlir::OpPassManager &pm, const hw::Description &chip,

@@ -21,12 +21,23 @@ struct LoopNest {
   std::vector<int64_t> extents;
   std::vector<bool> reduction; // per loop
   struct Operand {
+    Operand(std::vector<int64_t> dims = {}, bool output = false,
+            std::vector<int64_t> windowLoops = {})
+        : dims(std::move(dims)), output(output),
+          windowLoops(std::move(windowLoops)) {}
     /// Loop indexing each dimension of the operand, outermost dimension
     /// first; -1 where the index is not a single loop (e.g. a convolution's
     /// `oh + kh`).
     std::vector<int64_t> dims;
     bool output = false;
+    /// Loops read through the dimensions that are not a single loop (a
+    /// convolution input's oh, kh, ow, kw): a window over them.
+    std::vector<int64_t> windowLoops;
+    /// Whether a dimension of the operand is indexed by `loop` alone.
     bool uses(int64_t loop) const;
+    /// Whether `loop` takes part in indexing the operand at all.
+    bool reads(int64_t loop) const;
+    bool windowed() const { return !windowLoops.empty(); }
   };
   std::vector<Operand> operands;
   int64_t elementBytes = 4;

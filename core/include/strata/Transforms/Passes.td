@@ -208,6 +208,32 @@ def StrataDecomposeWindows : Pass<"strata-decompose-windows"> {
     %acc = linalg.generic {(n, oh, ow, f, c)} ins(%x, %f) outs(%acc) ...
     ```
   }];
+  let options = [
+    Option<"contractions", "contractions", "bool", /*default=*/"true",
+           "Also split ops whose terms are contractions (convolutions)">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def StrataFuseElementwise : Pass<"strata-fuse-elementwise"> {
+  let summary = "Merge chains of elementwise ops into one op";
+  let description = [{
+    An elementwise producer is merged into its consumer when nothing is
+    computed twice: it has no other user, or it only moves data (a
+    broadcast, a transposition, a fill). Named elementwise ops become
+    generics first. A contraction keeps its multiply-add body (its
+    elementwise consumers fuse later as epilogues).
+
+    ```mlir
+    %d = linalg.generic ins(%x, %y) { subf }
+    %b = linalg.broadcast ins(%s) dimensions = [0]
+    %m = linalg.generic ins(%d, %b) { mulf }
+    // ->
+    %m = linalg.generic {maps = [(i,j)->(i,j), (i,j)->(i,j), (i,j)->(j), ...]}
+        ins(%x, %y, %s) { subf; mulf }
+    ```
+  }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }

@@ -1,0 +1,26 @@
+//===- Windows.h - Windowed ops as sums of shifted ops ----------*- C++ -*-===//
+//
+// A convolution or pooling reads its input through windows
+// (`in[oh * s + kh * d]`); each window position is a plain op over a strided
+// slice of the input (DecomposeWindows.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STRATA_TRANSFORMS_WINDOWS_H
+#define STRATA_TRANSFORMS_WINDOWS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace strata {
+
+/// Replaces windowed `op` by one op per window position (static shapes, at
+/// most 49 positions), each accumulating into the previous one's result;
+/// appends the new ops to `terms`. Returns the last result; fails, changing
+/// nothing, when `op` has no window of that kind.
+mlir::FailureOr<mlir::Value> decomposeWindows(
+    mlir::RewriterBase &rw, mlir::linalg::LinalgOp op,
+    llvm::SmallVectorImpl<mlir::linalg::GenericOp> *terms = nullptr);
+
+} // namespace strata
+
+#endif // STRATA_TRANSFORMS_WINDOWS_H
