@@ -146,9 +146,14 @@ bool termsContract(linalg::LinalgOp op, const Window &w) {
 /// windowed input is read along its last dimension by a plain reduction
 /// loop (channels last) and whose output's last loop (the vector loop) the
 /// windowed input does not read. The model sums the window inside each
-/// register tile (Model.cpp); other layouts are split here.
+/// register tile (Model.cpp); other layouts, and windows of one position,
+/// are split here.
 bool keptWhole(linalg::LinalgOp op, const Window &w) {
   if (!termsContract(op, w) || w.dims.empty() || w.dims.back().filter >= 0)
+    return false;
+  // A window of one position (a 1x1 convolution) is a plain contraction.
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  if (llvm::all_of(w.filterLoops, [&](unsigned f) { return extents[f] == 1; }))
     return false;
   unsigned channel = w.dims.back().loop;
   AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));

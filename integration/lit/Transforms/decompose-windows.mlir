@@ -78,6 +78,18 @@ func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32
 // WHOLE: linalg.conv_2d_nhwc_hwcf
 // WHOLE-LABEL: func.func @maxpool
 // WHOLE-NOT: linalg.pooling
+// WHOLE-LABEL: func.func @pointwise
+// WHOLE-NOT: linalg.conv_2d_nhwc_hwcf
+// WHOLE: linalg.generic
+func.func @pointwise(%in: tensor<1x4x4x8xf32>, %w: tensor<1x1x8x16xf32>) -> tensor<1x4x4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  %o = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x4x4x8xf32>, tensor<1x1x8x16xf32>) outs(%f : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  return %o : tensor<1x4x4x16xf32>
+}
+
 // WHOLE-LABEL: func.func @nchw
 // WHOLE-NOT: linalg.conv_2d_nchw_fchw
 // WHOLE-COUNT-4: linalg.generic
