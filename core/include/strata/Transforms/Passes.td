@@ -290,6 +290,24 @@ def StrataLowerCopies : Pass<"strata-lower-copies"> {
                            "::mlir::linalg::LinalgDialect"];
 }
 
+def StrataStreamingStores
+    : Pass<"strata-streaming-stores", "::mlir::ModuleOp"> {
+  let summary = "Mark stores into large write-only buffers non-temporal";
+  let description = [{
+    A public function's buffer that it only stores into (through views),
+    and that is larger than the largest cache level of the module's
+    description, gets its vector stores marked `nontemporal`: the data
+    cannot stay cached for a later reader, and a streaming store writes
+    whole lines without first reading them (a normal store reads each line
+    it writes to own it, one more pass over memory). Streaming stores are
+    weakly ordered: a full fence (`llvm.fence seq_cst`) follows each
+    outermost sequential loop nest that holds them. Modules without a
+    description are left alone.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def StrataLowerVectors : Pass<"strata-lower-vectors"> {
   let summary = "Lower n-D vector ops to 1-D vector arithmetic";
   let description = [{
