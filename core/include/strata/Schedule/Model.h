@@ -26,6 +26,8 @@ struct LoopNest {
     /// `oh + kh`).
     std::vector<int64_t> dims;
     bool output = false;
+    /// The element type as MLIR prints it ("bf16", "f32"; "" if unknown).
+    std::string elementType;
     bool uses(int64_t loop) const;
   };
   std::vector<Operand> operands;

@@ -1,0 +1,233 @@
+//===- Expression.cpp - Elementwise bodies as Dst operations --------------===//
+//
+// The body of an elementwise linalg.generic becomes a short sequence of
+// accumulator (Dst) operations per tile: inputs are unpacked into slots,
+// binary arithmetic combines two slots into the first, unary functions of
+// the vector engine work in place. GELU in its erf form
+// (0.5 t (1 + erf(t / sqrt 2))) is recognized whole and becomes the vector
+// engine's gelu; max(x, 0) becomes relu and 1 / x recip. Anything else is
+// an error naming the op.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelText.h"
+#include "Programs.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace strata::tile;
+
+namespace {
+bool isConstant(Value v, double expected) {
+  auto cst = v.getDefiningOp<arith::ConstantOp>();
+  auto value = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
+  return value && std::abs(value.getValueAsDouble() - expected) <=
+                      1e-6 * std::max(1.0, std::abs(expected));
+}
+
+/// If `v` is `x * constant` (either order), x.
+Value mulByConstant(Value v, double constant) {
+  auto mul = v.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return {};
+  if (isConstant(mul.getRhs(), constant))
+    return mul.getLhs();
+  if (isConstant(mul.getLhs(), constant))
+    return mul.getRhs();
+  return {};
+}
+
+/// If `g` is 0.5 t (1 + erf(t / sqrt 2)), t; the ops in between go to
+/// `inner`.
+Value matchErfGelu(Operation *g, SmallPtrSetImpl<Operation *> &inner) {
+  auto root = dyn_cast<arith::MulFOp>(g);
+  if (!root)
+    return {};
+  for (auto [half, sum] : {std::pair(root.getLhs(), root.getRhs()),
+                           std::pair(root.getRhs(), root.getLhs())}) {
+    Value t = mulByConstant(half, 0.5);
+    auto add = sum.getDefiningOp<arith::AddFOp>();
+    if (!t || !add)
+      continue;
+    Value erfValue = isConstant(add.getRhs(), 1.0)   ? add.getLhs()
+                     : isConstant(add.getLhs(), 1.0) ? add.getRhs()
+                                                     : Value();
+    auto erf = erfValue ? erfValue.getDefiningOp<math::ErfOp>() : nullptr;
+    if (!erf || mulByConstant(erf.getOperand(), M_SQRT1_2) != t)
+      continue;
+    inner.insert({half.getDefiningOp(), add, erf,
+                  erf.getOperand().getDefiningOp()});
+    return t;
+  }
+  return {};
+}
+
+llvm::Error unsupported(Operation *op, llvm::StringRef why) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << op->getName() << "' " << why;
+  return llvm::createStringError(text);
+}
+} // namespace
+
+llvm::Expected<Expression>
+strata::tile::translateBody(linalg::GenericOp op, int firstOperand) {
+  Expression expr;
+  expr.slots = firstOperand;
+  Block &body = op.getRegion().front();
+  int inputs = int(op.getNumDpsInputs());
+  SmallPtrSet<Operation *, 8> inner;
+  DenseMap<Operation *, Value> gelus;
+  for (Operation &inst : body)
+    if (Value t = matchErfGelu(&inst, inner))
+      gelus[&inst] = t;
+  // Uses outside recognized patterns: an in-place result must not be read
+  // again.
+  auto uses = [&](Value v) {
+    int count = 0;
+    for (Operation *user : v.getUsers())
+      count += !inner.contains(user);
+    return count;
+  };
+  DenseMap<Value, int> slotOf;
+  auto slot = [&](Value v, Operation *user) -> llvm::Expected<int> {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      int index = int(arg.getArgNumber());
+      if (index >= inputs)
+        return unsupported(user, "reads the output's old value");
+      if (index < firstOperand) {
+        if (uses(v) > 1)
+          return unsupported(user, "reads the accumulator twice");
+        return index;
+      }
+      Expression::Step load;
+      load.kind = Expression::Step::Load;
+      load.operand = index;
+      load.slot = expr.slots++;
+      expr.steps.push_back(load);
+      return load.slot;
+    }
+    auto it = slotOf.find(v);
+    if (it == slotOf.end())
+      return unsupported(user, "takes an operand that is not an input or a "
+                               "computed value (constants are not "
+                               "supported on the tile engines)");
+    if (uses(v) > 1)
+      return unsupported(user, "reads a value used twice");
+    return it->second;
+  };
+  auto unary = [&](Operation *inst, Value x,
+                   llvm::StringRef kind) -> llvm::Error {
+    llvm::Expected<int> s = slot(x, inst);
+    if (!s)
+      return s.takeError();
+    Expression::Step step;
+    step.kind = Expression::Step::Unary;
+    step.op = kind.str();
+    step.slot = *s;
+    expr.steps.push_back(step);
+    slotOf[inst->getResult(0)] = *s;
+    return llvm::Error::success();
+  };
+  for (Operation &inst : body) {
+    if (inner.contains(&inst) || isa<arith::ConstantOp>(inst))
+      continue;
+    llvm::Error error = llvm::Error::success();
+    if (auto yield = dyn_cast<linalg::YieldOp>(inst)) {
+      llvm::Expected<int> s = slot(yield.getOperand(0), &inst);
+      if (!s)
+        return s.takeError();
+      expr.result = *s;
+      break;
+    }
+    if (gelus.count(&inst)) {
+      error = unary(&inst, gelus[&inst], "gelu");
+    } else if (auto max = dyn_cast<arith::MaximumFOp>(inst);
+               max && isConstant(max.getRhs(), 0.0)) {
+      error = unary(&inst, max.getLhs(), "relu");
+    } else if (auto div = dyn_cast<arith::DivFOp>(inst);
+               div && isConstant(div.getLhs(), 1.0)) {
+      error = unary(&inst, div.getRhs(), "recip");
+    } else if (isa<math::ExpOp, arith::NegFOp, math::AbsFOp, math::SqrtOp,
+                   math::RsqrtOp>(inst)) {
+      llvm::StringRef kind = isa<math::ExpOp>(inst)    ? "exp"
+                             : isa<arith::NegFOp>(inst) ? "neg"
+                             : isa<math::AbsFOp>(inst)  ? "abs"
+                             : isa<math::SqrtOp>(inst)  ? "sqrt"
+                                                        : "rsqrt";
+      error = unary(&inst, inst.getOperand(0), kind);
+    } else if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp,
+                   arith::MaximumFOp>(inst)) {
+      llvm::StringRef kind = isa<arith::AddFOp>(inst)   ? "add"
+                             : isa<arith::SubFOp>(inst) ? "sub"
+                             : isa<arith::MulFOp>(inst) ? "mul"
+                                                        : "max";
+      llvm::Expected<int> lhs = slot(inst.getOperand(0), &inst);
+      if (!lhs)
+        return lhs.takeError();
+      llvm::Expected<int> rhs = slot(inst.getOperand(1), &inst);
+      if (!rhs)
+        return rhs.takeError();
+      Expression::Step step;
+      step.kind = Expression::Step::Binary;
+      step.op = kind.str();
+      step.lhs = *lhs;
+      step.rhs = *rhs;
+      step.slot = *lhs;
+      expr.steps.push_back(step);
+      slotOf[inst.getResult(0)] = *lhs;
+    } else {
+      return unsupported(&inst, "has no tile-engine equivalent");
+    }
+    if (error)
+      return std::move(error);
+  }
+  return expr;
+}
+
+void strata::tile::emitExpression(KernelText &k, const Expression &expr,
+                                  const std::vector<std::string> &buffers,
+                                  const std::vector<std::string> &tiles,
+                                  const std::string &base) {
+  auto dst = [&](int slot) {
+    return base.empty() ? k.c(slot) : slot == 0 ? base : k.add(base, k.c(slot));
+  };
+  for (const Expression::Step &step : expr.steps) {
+    switch (step.kind) {
+    case Expression::Step::Load:
+      k.line(llvm::formatv("tile.unpack_tile @{0}[{1}] -> dst[{2}]",
+                           buffers[step.operand], tiles[step.operand],
+                           dst(step.slot)));
+      break;
+    case Expression::Step::Binary:
+      k.line(llvm::formatv("tile.binary_dst {0} dst[{1}], dst[{2}] -> dst[{3}]",
+                           step.op, dst(step.lhs), dst(step.rhs),
+                           dst(step.slot)));
+      break;
+    case Expression::Step::Unary:
+      k.line(llvm::formatv("tile.unary {0} dst[{1}]", step.op, dst(step.slot)));
+      break;
+    }
+  }
+}
+
+std::string strata::tile::declareTensor(const TensorDecl &tensor) {
+  std::string attrs;
+  if (!tensor.hostShape.empty()) {
+    attrs = " {host_shape = array<i64";
+    for (size_t i = 0; i < tensor.hostShape.size(); ++i)
+      attrs += (i ? ", " : ": ") + std::to_string(tensor.hostShape[i]);
+    attrs += ">";
+    if (tensor.replicateRows)
+      attrs += ", replicate_rows";
+    attrs += "}";
+  }
+  return llvm::formatv("  tile.dram_tensor @{0} {1}{2} : "
+                       "!tile.dram<{3}x{4}x{5}, #tile.interleaved>\n",
+                       tensor.name, tensor.output ? "output" : "input", attrs,
+                       tensor.rows, tensor.cols, tensor.type);
+}
