@@ -23,6 +23,8 @@ json Schedule::toJson() const {
     doc["multicast"] = multicast;
   if (!matrixIntrinsic.empty())
     doc["matrix_intrinsic"] = matrixIntrinsic;
+  if (stages > 0)
+    doc["stages"] = stages;
   doc["register"] = registerTile;
   doc["register_order"] = registerOrder;
   doc["vector_dim"] = vectorDim;
@@ -129,6 +131,8 @@ public:
         ok = list(value, where, s.multicast, false);
       else if (key == "matrix_intrinsic")
         ok = string(value, where, s.matrixIntrinsic);
+      else if (key == "stages")
+        ok = integer(value, where, s.stages);
       else if (key == "register")
         ok = list(value, where, s.registerTile, true);
       else if (key == "register_order")
@@ -148,7 +152,7 @@ public:
       else
         ok = fail(where, "unknown field; expected one of kind, grid_level, "
                          "grid, tiles, tile_order, promote, multicast, "
-                         "matrix_intrinsic, register, register_order, "
+                         "stages, matrix_intrinsic, register, register_order, "
                          "vector_dim, vector_width, partial_reduction");
       if (!ok)
         return false;

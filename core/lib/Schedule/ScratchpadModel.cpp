@@ -67,6 +67,7 @@ struct Costs {
   double padBytesPerCycle = 1;  // scratchpad to the matrix unit
   double dramBytesPerCycle = 1; // all of DRAM
   double setup = 0;             // per transfer of the movement engine
+  double stepLatency = 0;       // a read's round trip to DRAM
   double engineBytesPerCycle = 1;
   int64_t engines = 1;
   int64_t align = 1;
@@ -82,8 +83,10 @@ Costs costsOf(const hw::Description &chip, const hw::MemoryLevel &pad) {
   c.clockHz = chip.clockHz > 0 ? chip.clockHz : 1;
   c.padBytesPerCycle = std::max(pad.bandwidthBytesPerS / c.clockHz, 1.0);
   for (const hw::MemoryLevel &mem : chip.memory)
-    if (mem.kind == "dram")
+    if (mem.kind == "dram") {
       c.dramBytesPerCycle = std::max(mem.bandwidthBytesPerS / c.clockHz, 1e-3);
+      c.stepLatency = mem.latencyCycles;
+    }
   if (pad.engine) {
     c.setup = pad.engine->setupLatencyCycles;
     c.engineBytesPerCycle = std::max(pad.engine->bytesPerCycle, 1e-3);
@@ -96,7 +99,7 @@ Costs costsOf(const hw::Description &chip, const hw::MemoryLevel &pad) {
 
 /// One candidate: blocks of mb x nb output tiles, k steps of kb tiles.
 struct Plan {
-  int64_t mb = 0, nb = 0, kb = 0;
+  int64_t mb = 0, nb = 0, kb = 0, stages = 2;
   bool multicastA = false, multicastB = false;
   int64_t bytes = 0;
   double cycles = 0, compute = 0, movement = 0, dram = 0;
@@ -116,9 +119,10 @@ struct Contraction {
 /// keeps in the scratchpad of a unit (rows x cols tiles, `copies` times).
 template <typename Add>
 void forEachBuffer(const Contraction &c, int64_t mb, int64_t nb, int64_t kb,
-                   bool mcA, bool mcB, const Costs &costs, Add add) {
-  add("a", 2, mb, kb, 2 * mb * kb * c.aTile);
-  add("b", 2, kb, nb, 2 * kb * nb * c.bTile);
+                   int64_t stages, bool mcA, bool mcB, const Costs &costs,
+                   Add add) {
+  add("a", stages, mb, kb, stages * mb * kb * c.aTile);
+  add("b", stages, kb, nb, stages * kb * nb * c.bTile);
   if (ceilDiv(c.kt, kb) > 1)
     add("partial sums", 1, mb, nb, mb * nb * c.accTile);
   add("output", 2, 1, nb, 2 * nb * c.outTile);
@@ -128,9 +132,10 @@ void forEachBuffer(const Contraction &c, int64_t mb, int64_t nb, int64_t kb,
 }
 
 int64_t footprintBytes(const Contraction &c, int64_t mb, int64_t nb,
-                       int64_t kb, bool mcA, bool mcB, const Costs &costs) {
+                       int64_t kb, int64_t stages, bool mcA, bool mcB,
+                       const Costs &costs) {
   int64_t total = 0;
-  forEachBuffer(c, mb, nb, kb, mcA, mcB, costs,
+  forEachBuffer(c, mb, nb, kb, stages, mcA, mcB, costs,
                 [&](const char *, int64_t, int64_t, int64_t, int64_t bytes) {
                   total += bytes;
                 });
@@ -141,7 +146,7 @@ int64_t footprintBytes(const Contraction &c, int64_t mb, int64_t nb,
 std::string describeFootprint(const Contraction &c, int64_t mb, int64_t nb,
                               int64_t kb, const Costs &costs) {
   std::string text;
-  forEachBuffer(c, mb, nb, kb, false, false, costs,
+  forEachBuffer(c, mb, nb, kb, 2, false, false, costs,
                 [&](const char *name, int64_t copies, int64_t rows,
                     int64_t cols, int64_t bytes) {
                   text += llvm::formatv("{0}{1} {2} x {3}x{4} tiles = {5} B",
@@ -169,9 +174,14 @@ void cost(const Contraction &c, const Costs &costs, Plan &p) {
   };
   double moveA = load(p.mb * p.kb, c.aTile, p.multicastA, c.cols);
   double moveB = load(p.kb * p.nb, c.bTile, p.multicastB, c.rows);
-  double move = costs.engines >= 2 ? std::max(moveA, moveB) : moveA + moveB;
+  // A step's reads complete (DRAM latency) before the step is handed on.
+  double move = costs.stepLatency +
+                (costs.engines >= 2 ? std::max(moveA, moveB) : moveA + moveB);
   double write = double(p.mb * p.nb) * costs.transfer(double(c.outTile));
-  double perBlock = double(steps) * std::max(compute, move) + write;
+  // With s copies of each operand, a step's loads have s - 1 steps of
+  // compute to arrive in.
+  double perBlock =
+      double(steps) * std::max(compute, move / double(p.stages - 1)) + write;
   p.compute = double(rm * rn * steps) * compute;
   p.movement = double(rm * rn) * (double(steps) * move + write);
   double units = double(c.rows * c.cols), blocks = double(rm * rn);
@@ -265,13 +275,17 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
   for (int64_t mb = 1; mb <= mPer; ++mb)
     for (int64_t nb = 1; nb <= nPer; ++nb)
       for (int64_t kb = 1; kb <= c.kt; ++kb)
+        // k steps that divide k: a padded step would be computed in full.
+        if (c.kt % kb == 0)
+        for (int64_t stages = 2; stages <= 3; ++stages)
         for (int mc = 0; mc < (multicastable && c.cols > 1 ? 2 : 1); ++mc)
           for (int mcb = 0; mcb < (multicastable && c.rows > 1 ? 2 : 1);
                ++mcb) {
-            int64_t bytes = footprintBytes(c, mb, nb, kb, mc, mcb, costs);
+            int64_t bytes =
+                footprintBytes(c, mb, nb, kb, stages, mc, mcb, costs);
             if (bytes > costs.capacity)
               continue;
-            Plan p{mb, nb, kb, bool(mc), bool(mcb), bytes};
+            Plan p{mb, nb, kb, stages, bool(mc), bool(mcb), bytes};
             cost(c, costs, p);
             // Faster wins; among equals, the smaller footprint.
             if (!found || p.cycles < best.cycles * (1 - 1e-9) ||
@@ -286,7 +300,7 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
         "{2}x{3}x{4} tile of the matrix intrinsic {5}) need {6} bytes per "
         "'{7}' ({8}), more than the {9} bytes of '{1}'",
         opName, pad.name, intrinsic->m, intrinsic->n, intrinsic->k,
-        intrinsic->name, footprintBytes(c, 1, 1, 1, false, false, costs),
+        intrinsic->name, footprintBytes(c, 1, 1, 1, 2, false, false, costs),
         pad.owner, describeFootprint(c, 1, 1, 1, costs), pad.capacityBytes));
   }
 
@@ -309,6 +323,7 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
   s.registerTile[c.k] = intrinsic->k;
   s.registerOrder = {c.m, c.n, c.k};
   s.promote = {c.a, c.b};
+  s.stages = best.stages;
   if (best.multicastA)
     s.multicast.push_back(c.a);
   if (best.multicastB)

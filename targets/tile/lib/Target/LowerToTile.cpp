@@ -177,6 +177,7 @@ private:
     p.mt = p.rows * perRow;
     p.nt = p.cols * perCol;
     p.kt = ceilDiv(ceilDiv(k, chip.tileCols), p.kb) * p.kb;
+    p.stages = std::max<int64_t>(s->stages, 2);
     for (int64_t operand : s->multicast) {
       p.multicastA |= operand == 0;
       p.multicastB |= operand == 1;

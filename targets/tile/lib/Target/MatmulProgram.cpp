@@ -120,35 +120,9 @@ std::string reader(const MatmulPlan &p, const std::string &range) {
   return k.str("tile.kernel reader " + range);
 }
 
-std::string writer(const MatmulPlan &p, const std::string &range) {
-  KernelText k;
-  std::string row = k.value("tile.core_row"), col = k.value("tile.core_col");
-  if (multicastsB(p))
-    initSender(k, row, col, /*alongRow=*/false, "b");
-  int64_t steps = p.kt / p.kb, rm = p.mt / (p.rows * p.mb),
-          rn = p.nt / (p.cols * p.nb);
-  std::string bi = k.beginFor(rm);
-  std::string bj = k.beginFor(rn);
-  std::string row0 = k.mul(k.add(k.mul(bi, k.c(p.rows)), row), k.c(p.mb));
-  std::string col0 = k.mul(k.add(k.mul(bj, k.c(p.cols)), col), k.c(p.nb));
-  // The block's row of each epilogue input (a bias), once per block.
-  for (size_t e = 0; e < p.epilogueInputs.size(); ++e) {
-    std::string cb = "ep" + std::to_string(e);
-    k.line(llvm::formatv("tile.cb_reserve_back @{0}, {1}", cb, k.c(p.nb)));
-    std::string ptr = k.value("tile.cb_write_ptr @" + cb);
-    readBlock(k, p, p.epilogueInputs[e], ptr, k.c(0), col0, 1, p.nb,
-              p.nt, false, "", row, col, false);
-    k.line(llvm::formatv("tile.cb_push_back @{0}, {1}", cb, k.c(p.nb)));
-  }
-  std::string s = k.beginFor(steps);
-  std::string k0 = k.mul(s, k.c(p.kb));
-  k.line(llvm::formatv("tile.cb_reserve_back @in1, {0}", k.c(p.kb * p.nb)));
-  std::string ptr = k.value("tile.cb_write_ptr @in1");
-  readBlock(k, p, p.b, ptr, k0, col0, p.kb, p.nb, p.nt, p.multicastB,
-            "b", row, col, /*alongRow=*/false);
-  k.line(llvm::formatv("tile.cb_push_back @in1, {0}", k.c(p.kb * p.nb)));
-  k.end();
-  // The block's output, subblock by subblock.
+/// Writes the output block at tile (row0, col0), subblock by subblock.
+void drainBlock(KernelText &k, const MatmulPlan &p, const std::string &row0,
+                const std::string &col0) {
   int64_t bytes = tileBytes(p.c, p.tileRows * p.tileCols);
   std::string i = k.beginFor(p.mb);
   std::string sb = k.beginFor(p.nb / p.subblock);
@@ -165,8 +139,61 @@ std::string writer(const MatmulPlan &p, const std::string &range) {
   k.line(llvm::formatv("tile.cb_pop_front @out, {0}", k.c(p.subblock)));
   k.end();
   k.end();
+}
+
+/// The first output tile (row, column) of this core's block `b` (blocks
+/// numbered row-major, `rn` per row).
+std::pair<std::string, std::string> blockOrigin(KernelText &k,
+                                                const MatmulPlan &p,
+                                                const std::string &b,
+                                                int64_t rn,
+                                                const std::string &row,
+                                                const std::string &col) {
+  std::string bi = k.arith("divui", b, k.c(rn));
+  std::string bj = k.arith("remui", b, k.c(rn));
+  return {k.mul(k.add(k.mul(bi, k.c(p.rows)), row), k.c(p.mb)),
+          k.mul(k.add(k.mul(bj, k.c(p.cols)), col), k.c(p.nb))};
+}
+
+// The writer sends B and writes the output. A block's output is written
+// after the first B step of the next block is on its way, so the compute
+// kernel starts the next block while the output drains.
+std::string writer(const MatmulPlan &p, const std::string &range) {
+  KernelText k;
+  std::string row = k.value("tile.core_row"), col = k.value("tile.core_col");
+  if (multicastsB(p))
+    initSender(k, row, col, /*alongRow=*/false, "b");
+  int64_t steps = p.kt / p.kb, rm = p.mt / (p.rows * p.mb),
+          rn = p.nt / (p.cols * p.nb);
+  std::string b = k.beginFor(rm * rn);
+  auto [row0, col0] = blockOrigin(k, p, b, rn, row, col);
+  // The block's row of each epilogue input (a bias), once per block.
+  for (size_t e = 0; e < p.epilogueInputs.size(); ++e) {
+    std::string cb = "ep" + std::to_string(e);
+    k.line(llvm::formatv("tile.cb_reserve_back @{0}, {1}", cb, k.c(p.nb)));
+    std::string ptr = k.value("tile.cb_write_ptr @" + cb);
+    readBlock(k, p, p.epilogueInputs[e], ptr, k.c(0), col0, 1, p.nb, p.nt,
+              false, "", row, col, false);
+    k.line(llvm::formatv("tile.cb_push_back @{0}, {1}", cb, k.c(p.nb)));
+  }
+  std::string s = k.beginFor(steps);
+  std::string k0 = k.mul(s, k.c(p.kb));
+  k.line(llvm::formatv("tile.cb_reserve_back @in1, {0}", k.c(p.kb * p.nb)));
+  std::string ptr = k.value("tile.cb_write_ptr @in1");
+  readBlock(k, p, p.b, ptr, k0, col0, p.kb, p.nb, p.nt, p.multicastB, "b",
+            row, col, /*alongRow=*/false);
+  k.line(llvm::formatv("tile.cb_push_back @in1, {0}", k.c(p.kb * p.nb)));
+  k.beginIf(k.cmp("eq", s, k.c(0)));
+  k.beginIf(k.cmp("ugt", b, k.c(0)));
+  auto [prevRow0, prevCol0] =
+      blockOrigin(k, p, k.arith("subi", b, k.c(1)), rn, row, col);
+  drainBlock(k, p, prevRow0, prevCol0);
   k.end();
   k.end();
+  k.end();
+  k.end();
+  auto [lastRow0, lastCol0] = blockOrigin(k, p, k.c(rm * rn - 1), rn, row, col);
+  drainBlock(k, p, lastRow0, lastCol0);
   return k.str("tile.kernel writer " + range);
 }
 
@@ -273,13 +300,13 @@ std::string strata::tile::writeMatmulProgram(const MatmulPlan &p) {
   std::string text = "tile.program @" + p.name + " {\n";
   for (const TensorDecl &t : p.tensors)
     text += declareTensor(t);
-  text += buffer("in0", 2 * p.mb * p.kb, p.a.type);
-  text += buffer("in1", 2 * p.kb * p.nb, p.b.type);
+  text += buffer("in0", p.stages * p.mb * p.kb, p.a.type);
+  text += buffer("in1", p.stages * p.kb * p.nb, p.b.type);
   if (p.kt / p.kb > 1)
     text += buffer("partial", p.mb * p.nb, "f32");
   text += buffer("out", 2 * p.nb, p.c.type);
   for (size_t e = 0; e < p.epilogueInputs.size(); ++e)
-    text += buffer("ep" + std::to_string(e), p.nb, p.epilogueInputs[e].type);
+    text += buffer("ep" + std::to_string(e), 2 * p.nb, p.epilogueInputs[e].type);
   for (auto [used, prefix] : {std::pair(multicastsA(p), "a"),
                               std::pair(multicastsB(p), "b")})
     if (used)

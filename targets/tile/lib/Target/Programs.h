@@ -61,6 +61,7 @@ struct MatmulPlan {
   int64_t mt = 0, nt = 0, kt = 0;         // padded extents, in tiles
   int64_t rows = 1, cols = 1;             // cores used
   int64_t mb = 1, nb = 1, kb = 1;         // block and k step, in tiles
+  int64_t stages = 2;                     // copies of A's and B's blocks
   int64_t subblock = 1;                   // output tiles per Dst acquire
   bool multicastA = false, multicastB = false;
   int64_t tileRows = 32, tileCols = 32;
