@@ -25,8 +25,14 @@ namespace {
 bool isConstant(Value v, double expected) {
   auto cst = v.getDefiningOp<arith::ConstantOp>();
   auto value = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
-  return value && std::abs(value.getValueAsDouble() - expected) <=
-                      1e-6 * std::max(1.0, std::abs(expected));
+  if (!value)
+    return false;
+  // Within the rounding of the constant's type (1/sqrt(2) in bf16 is
+  // 0.70703125).
+  int precision = int(llvm::APFloat::semanticsPrecision(
+      value.getValue().getSemantics()));
+  return std::abs(value.getValueAsDouble() - expected) <=
+         std::ldexp(1.0, -precision + 1) * std::max(1.0, std::abs(expected));
 }
 
 /// If `v` is `x * constant` (either order), x.

@@ -25,11 +25,13 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace strata;
@@ -356,6 +358,23 @@ struct LowerToTilePass
     if (!chip) {
       module.emitError() << llvm::toString(chip.takeError());
       return signalPassFailure();
+    }
+    // Named elementwise ops (linalg.add, ...) as generics, keeping their
+    // schedules: the expression translator reads generic bodies.
+    IRRewriter rewriter(module.getContext());
+    SmallVector<linalg::LinalgOp> named;
+    module.walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::GenericOp, linalg::MatmulOp, linalg::FillOp>(
+              op.getOperation()))
+        named.push_back(op);
+    });
+    for (linalg::LinalgOp op : named) {
+      Attribute schedule = op->getAttr(kScheduleAttrName);
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::GenericOp> generic =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (succeeded(generic) && schedule)
+        (*generic)->setAttr(kScheduleAttrName, schedule);
     }
     LowerToTile lowering(*chip, fidelity);
     for (func::FuncOp fn :
