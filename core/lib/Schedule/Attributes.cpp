@@ -36,8 +36,8 @@ LoopNest strata::loopNestOf(linalg::LinalgOp op) {
       auto dim = dyn_cast<AffineDimExpr>(expr);
       entry.dims.push_back(dim ? int64_t(dim.getPosition()) : -1);
     }
-    Type type = getElementTypeOrSelf(operand.get().getType());
-    llvm::raw_string_ostream(entry.elementType) << type;
+    llvm::raw_string_ostream(nest.elementTypes.emplace_back())
+        << getElementTypeOrSelf(operand.get().getType());
     nest.operands.push_back(std::move(entry));
   }
   Type element = getElementTypeOrSelf(op->getOperand(0).getType());

@@ -61,6 +61,13 @@ int64_t bytesOf(llvm::StringRef type) {
   return 4;
 }
 
+/// Operand `i`'s element type; without types, the nest's element size.
+std::string typeOf(const LoopNest &nest, size_t i) {
+  if (i < nest.elementTypes.size())
+    return nest.elementTypes[i];
+  return nest.elementBytes == 2 ? "bf16" : "f32";
+}
+
 /// The chip's numbers the costs use, in cycles and bytes.
 struct Costs {
   double clockHz = 1;
@@ -227,9 +234,8 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
                                              const hw::MemoryLevel &pad,
                                              Contraction c,
                                              llvm::StringRef opName) {
-  const std::string &aType = nest.operands[c.a].elementType;
-  const std::string &bType = nest.operands[c.b].elementType;
-  const std::string &outType = nest.operands[2].elementType;
+  std::string aType = typeOf(nest, c.a), bType = typeOf(nest, c.b),
+              outType = typeOf(nest, 2);
   // The intrinsic the units issue for these operand types; a wider
   // accumulator first, so long reductions do not round at every step.
   const hw::MatrixIntrinsic *intrinsic = nullptr;
@@ -359,8 +365,8 @@ llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
   int64_t units = grid.rows * grid.cols;
   Costs costs = costsOf(chip, pad);
   int64_t perStep = 0; // bytes of one tile of every operand
-  for (const LoopNest::Operand &op : nest.operands)
-    perStep += tileRows * tileCols * bytesOf(op.elementType);
+  for (size_t i = 0; i < nest.operands.size(); ++i)
+    perStep += tileRows * tileCols * bytesOf(typeOf(nest, i));
   // As many tiles per step as amortize the movement engine's setup (the
   // transfer of a step at least 4 setups long), within the tiles a unit has
   // and half the scratchpad.

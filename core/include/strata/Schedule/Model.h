@@ -26,11 +26,12 @@ struct LoopNest {
     /// `oh + kh`).
     std::vector<int64_t> dims;
     bool output = false;
-    /// The element type as MLIR prints it ("bf16", "f32"; "" if unknown).
-    std::string elementType;
     bool uses(int64_t loop) const;
   };
   std::vector<Operand> operands;
+  /// Each operand's element type as MLIR prints it ("bf16", "f32"), in
+  /// operand order; empty when unknown.
+  std::vector<std::string> elementTypes;
   int64_t elementBytes = 4;
   /// Arithmetic per innermost iteration (2 for a multiply-add).
   double flopsPerIteration = 2;
