@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <cmath>
+#include <map>
 
 using namespace mlir;
 using namespace strata::tile;
@@ -199,8 +200,14 @@ void strata::tile::emitExpression(KernelText &k, const Expression &expr,
                                   const std::vector<std::string> &buffers,
                                   const std::vector<std::string> &tiles,
                                   const std::string &base) {
+  std::map<int, std::string> slots; // each slot's index, computed once
   auto dst = [&](int slot) {
-    return base.empty() ? k.c(slot) : slot == 0 ? base : k.add(base, k.c(slot));
+    std::string &name = slots[slot];
+    if (name.empty())
+      name = base.empty() ? k.c(slot)
+             : slot == 0  ? base
+                          : k.add(base, k.c(slot));
+    return name;
   };
   for (const Expression::Step &step : expr.steps) {
     switch (step.kind) {
