@@ -166,9 +166,8 @@ public:
       HostView view = hostView(program, tensor);
       if (spec.type != type || spec.shape != view.shape)
         return llvm::createStringError(llvm::formatv(
-            "tensor @{0} holds {1} host data of {2} elements; the launch "
-            "gives {3}",
-            tensor.name, elementTypeName(type), view.str(), spec.str()));
+            "tensor @{0} is {1}x{2}; the launch gives {3}", tensor.name,
+            view.str(), elementTypeName(type), spec.str()));
       return llvm::Error::success();
     };
     for (size_t i = 0; i < inputs.size(); ++i) {
