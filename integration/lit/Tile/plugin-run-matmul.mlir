@@ -3,6 +3,11 @@
 // timed by the cycle model. Shapes that are not whole tiles are padded in
 // DRAM (never computed wrong): 100x70x50 runs on 4x3 cores.
 // RUN: strata-run %s --target=tile-wormhole-n150 --check | FileCheck %s
+// The same compiler for the 13x10 grid of the Blackhole-class chip:
+// RUN: strata-run %s --target=tile-blackhole-p150 --entry=matmul_odd --check | FileCheck %s --check-prefix=P150
+
+// P150:      matmul_odd: ran on tile-blackhole-p150
+// P150:      matmul_odd: check result #0 (100x70xf32): relative error 0.00e+00 (tolerance 1.0e-04) PASS
 
 // CHECK:      matmul_1024: ran on tile-wormhole-n150
 // CHECK-NEXT: cycle model (tile-wormhole-n150 at 1.00 GHz): {{[0-9]+}} cycles
