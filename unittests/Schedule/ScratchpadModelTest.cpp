@@ -151,8 +151,8 @@ TEST(ScratchpadModel, SlowerDramGivesSlowerPrediction) {
 TEST(ScratchpadModel, OverflowNamesBuffersCapacityAndOp) {
   hw::Description tiny = edited(
       [](nlohmann::json &doc) { scratchpad(doc)["capacity_bytes"] = 8192; });
-  llvm::Expected<Schedule> s =
-      chooseScratchpadSchedule(bf16Matmul(256, 256, 256), tiny, "linalg.matmul");
+  llvm::Expected<Schedule> s = chooseScratchpadSchedule(
+      bf16Matmul(256, 256, 256), tiny, "linalg.matmul");
   ASSERT_FALSE(bool(s));
   std::string message = llvm::toString(s.takeError());
   EXPECT_NE(message.find("'linalg.matmul' does not fit in scratchpad 'l1'"),

@@ -114,12 +114,12 @@ struct Plan {
 
 /// The contraction being scheduled, in tiles of the matrix intrinsic.
 struct Contraction {
-  int64_t m = -1, n = -1, k = -1;      // loops
-  int64_t a = -1, b = -1;              // operand indices
-  int64_t mt = 0, nt = 0, kt = 0;      // extents in tiles
+  int64_t m = -1, n = -1, k = -1;                         // loops
+  int64_t a = -1, b = -1;                                 // operand indices
+  int64_t mt = 0, nt = 0, kt = 0;                         // extents in tiles
   int64_t aTile = 0, bTile = 0, accTile = 0, outTile = 0; // bytes
-  double tileCycles = 0;               // one intrinsic at the fastest rate
-  int64_t rows = 1, cols = 1;          // units used
+  double tileCycles = 0;      // one intrinsic at the fastest rate
+  int64_t rows = 1, cols = 1; // units used
 };
 
 /// Calls `add(name, copies, rows, cols, bytes)` for every buffer a plan
@@ -138,9 +138,8 @@ void forEachBuffer(const Contraction &c, int64_t mb, int64_t nb, int64_t kb,
     add("synchronization words", words, 0, 0, words * costs.align);
 }
 
-int64_t footprintBytes(const Contraction &c, int64_t mb, int64_t nb,
-                       int64_t kb, int64_t stages, bool mcA, bool mcB,
-                       const Costs &costs) {
+int64_t footprintBytes(const Contraction &c, int64_t mb, int64_t nb, int64_t kb,
+                       int64_t stages, bool mcA, bool mcB, const Costs &costs) {
   int64_t total = 0;
   forEachBuffer(c, mb, nb, kb, stages, mcA, mcB, costs,
                 [&](const char *, int64_t, int64_t, int64_t, int64_t bytes) {
@@ -157,8 +156,8 @@ std::string describeFootprint(const Contraction &c, int64_t mb, int64_t nb,
                 [&](const char *name, int64_t copies, int64_t rows,
                     int64_t cols, int64_t bytes) {
                   text += llvm::formatv("{0}{1} {2} x {3}x{4} tiles = {5} B",
-                                        text.empty() ? "" : ", ", name,
-                                        copies, rows, cols, bytes)
+                                        text.empty() ? "" : ", ", name, copies,
+                                        rows, cols, bytes)
                               .str();
                 });
   return text;
@@ -278,28 +277,29 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
   Plan best;
   bool found = false;
   int64_t mPer = ceilDiv(c.mt, c.rows), nPer = ceilDiv(c.nt, c.cols);
+  // Keeps `p` if it fits and is faster (on ties, smaller) than the best.
+  auto consider = [&](Plan p) {
+    p.bytes = footprintBytes(c, p.mb, p.nb, p.kb, p.stages, p.multicastA,
+                             p.multicastB, costs);
+    if (p.bytes > costs.capacity)
+      return;
+    cost(c, costs, p);
+    if (!found || p.cycles < best.cycles * (1 - 1e-9) ||
+        (p.cycles <= best.cycles * (1 + 1e-9) && p.bytes < best.bytes)) {
+      best = p;
+      found = true;
+    }
+  };
+  int mcA = multicastable && c.cols > 1 ? 2 : 1;
+  int mcB = multicastable && c.rows > 1 ? 2 : 1;
   for (int64_t mb = 1; mb <= mPer; ++mb)
     for (int64_t nb = 1; nb <= nPer; ++nb)
+      // k steps that divide k: a padded step would be computed in full.
       for (int64_t kb = 1; kb <= c.kt; ++kb)
-        // k steps that divide k: a padded step would be computed in full.
-        if (c.kt % kb == 0)
-        for (int64_t stages = 2; stages <= 3; ++stages)
-        for (int mc = 0; mc < (multicastable && c.cols > 1 ? 2 : 1); ++mc)
-          for (int mcb = 0; mcb < (multicastable && c.rows > 1 ? 2 : 1);
-               ++mcb) {
-            int64_t bytes =
-                footprintBytes(c, mb, nb, kb, stages, mc, mcb, costs);
-            if (bytes > costs.capacity)
-              continue;
-            Plan p{mb, nb, kb, stages, bool(mc), bool(mcb), bytes};
-            cost(c, costs, p);
-            // Faster wins; among equals, the smaller footprint.
-            if (!found || p.cycles < best.cycles * (1 - 1e-9) ||
-                (p.cycles <= best.cycles * (1 + 1e-9) && p.bytes < best.bytes)) {
-              best = p;
-              found = true;
-            }
-          }
+        for (int64_t stages = 2; stages <= 3 && c.kt % kb == 0; ++stages)
+          for (int a = 0; a < mcA; ++a)
+            for (int b = 0; b < mcB; ++b)
+              consider({mb, nb, kb, stages, bool(a), bool(b)});
   if (!found) {
     return llvm::createStringError(llvm::formatv(
         "'{0}' does not fit in scratchpad '{1}': its smallest blocks (one "
@@ -373,8 +373,8 @@ llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
   int64_t step = 1;
   while (step < ceilDiv(tiles, units) &&
          2 * (step + 1) * perStep <= costs.capacity / 2 &&
-         costs.setup * 4 > double(step * tileRows * tileCols * 2) /
-                               costs.engineBytesPerCycle)
+         costs.setup * 4 >
+             double(step * tileRows * tileCols * 2) / costs.engineBytesPerCycle)
     ++step;
   if (2 * perStep > costs.capacity)
     return llvm::createStringError(llvm::formatv(
@@ -397,8 +397,8 @@ llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
     if (!nest.operands[i].output)
       s.promote.push_back(int64_t(i));
   double bytes = double(tiles) * double(perStep);
-  double movement = double(ceilDiv(tiles, units)) *
-                    costs.transfer(double(perStep));
+  double movement =
+      double(ceilDiv(tiles, units)) * costs.transfer(double(perStep));
   s.bound = bytes / costs.dramBytesPerCycle > movement ? "memory" : "movement";
   s.predictedSeconds =
       std::max(bytes / costs.dramBytesPerCycle, movement) / costs.clockHz;
@@ -407,10 +407,8 @@ llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
 }
 } // namespace
 
-llvm::Expected<Schedule>
-strata::chooseScratchpadSchedule(const LoopNest &nest,
-                                 const hw::Description &chip,
-                                 llvm::StringRef opName) {
+llvm::Expected<Schedule> strata::chooseScratchpadSchedule(
+    const LoopNest &nest, const hw::Description &chip, llvm::StringRef opName) {
   const hw::MemoryLevel *pad = gridScratchpad(chip);
   if (!pad)
     return llvm::createStringError("the description has no grid scratchpad");

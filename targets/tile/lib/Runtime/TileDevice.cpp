@@ -173,9 +173,9 @@ public:
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (llvm::Error error = check(*inputs[i], signature.inputs[i]))
         return error;
-      std::vector<float> values =
-          pad(hostView(program, *inputs[i]), *inputs[i],
-              toFloats(*inputs[i], signature.inputs[i].numElements(), *args[i]));
+      std::vector<float> values = pad(
+          hostView(program, *inputs[i]), *inputs[i],
+          toFloats(*inputs[i], signature.inputs[i].numElements(), *args[i]));
       if (failed(emulator.writeTensor(inputs[i]->name, values)))
         return diagnostics.error("cannot write @" + inputs[i]->name);
     }
@@ -190,7 +190,8 @@ public:
           emulator.readTensor(outputs[i]->name);
       if (failed(values))
         return diagnostics.error("cannot read @" + outputs[i]->name);
-      fromFloats(*outputs[i], crop(hostView(program, *outputs[i]), *outputs[i], *values),
+      fromFloats(*outputs[i],
+                 crop(hostView(program, *outputs[i]), *outputs[i], *values),
                  *args[inputs.size() + i]);
     }
     llvm::Expected<CycleReport> report =

@@ -55,16 +55,15 @@ std::string strata::tile::writeEltwiseProgram(const EltwisePlan &p) {
     std::string cb = "@in" + std::to_string(i);
     reader.line("tile.cb_reserve_back " + cb + ", " + reader.c(1));
     std::string ptr = reader.value("tile.cb_write_ptr " + cb);
-    std::string page =
-        p.inputs[i].replicateRows ? reader.arith("remui", t, reader.c(p.colTiles))
-                                  : t;
+    std::string page = p.inputs[i].replicateRows
+                           ? reader.arith("remui", t, reader.c(p.colTiles))
+                           : t;
     reader.line(llvm::formatv("tile.noc_read_tile @{0}[{1}] -> {2}",
                               p.inputs[i].name, page, ptr));
   }
   reader.line("tile.noc_read_barrier");
   for (size_t i = 0; i < p.inputs.size(); ++i)
-    reader.line(llvm::formatv("tile.cb_push_back @in{0}, {1}", i,
-                              reader.c(1)));
+    reader.line(llvm::formatv("tile.cb_push_back @in{0}, {1}", i, reader.c(1)));
   endTiles(reader);
 
   KernelText compute;
@@ -73,8 +72,8 @@ std::string strata::tile::writeEltwiseProgram(const EltwisePlan &p) {
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     buffers.push_back("in" + std::to_string(i));
     tiles.push_back(compute.c(0));
-    compute.line(llvm::formatv("tile.cb_wait_front @in{0}, {1}", i,
-                               compute.c(1)));
+    compute.line(
+        llvm::formatv("tile.cb_wait_front @in{0}, {1}", i, compute.c(1)));
   }
   compute.line("tile.acquire_dst");
   emitExpression(compute, p.expression, buffers, tiles, "");
@@ -86,16 +85,16 @@ std::string strata::tile::writeEltwiseProgram(const EltwisePlan &p) {
   compute.line("tile.cb_push_back @out, " + compute.c(1));
   compute.line("tile.release_dst");
   for (size_t i = 0; i < p.inputs.size(); ++i)
-    compute.line(llvm::formatv("tile.cb_pop_front @in{0}, {1}", i,
-                               compute.c(1)));
+    compute.line(
+        llvm::formatv("tile.cb_pop_front @in{0}, {1}", i, compute.c(1)));
   endTiles(compute);
 
   KernelText writer;
   t = beginTiles(writer, p);
   writer.line("tile.cb_wait_front @out, " + writer.c(1));
   std::string ptr = writer.value("tile.cb_read_ptr @out");
-  writer.line(
-      llvm::formatv("tile.noc_write_tile {0} -> @{1}[{2}]", ptr, p.out.name, t));
+  writer.line(llvm::formatv("tile.noc_write_tile {0} -> @{1}[{2}]", ptr,
+                            p.out.name, t));
   writer.line("tile.noc_write_barrier");
   writer.line("tile.cb_pop_front @out, " + writer.c(1));
   endTiles(writer);

@@ -30,8 +30,8 @@ bool isConstant(Value v, double expected) {
     return false;
   // Within the rounding of the constant's type (1/sqrt(2) in bf16 is
   // 0.70703125).
-  int precision = int(llvm::APFloat::semanticsPrecision(
-      value.getValue().getSemantics()));
+  int precision =
+      int(llvm::APFloat::semanticsPrecision(value.getValue().getSemantics()));
   return std::abs(value.getValueAsDouble() - expected) <=
          std::ldexp(1.0, -precision + 1) * std::max(1.0, std::abs(expected));
 }
@@ -66,8 +66,8 @@ Value matchErfGelu(Operation *g, SmallPtrSetImpl<Operation *> &inner) {
     auto erf = erfValue ? erfValue.getDefiningOp<math::ErfOp>() : nullptr;
     if (!erf || mulByConstant(erf.getOperand(), M_SQRT1_2) != t)
       continue;
-    inner.insert({half.getDefiningOp(), add, erf,
-                  erf.getOperand().getDefiningOp()});
+    inner.insert(
+        {half.getDefiningOp(), add, erf, erf.getOperand().getDefiningOp()});
     return t;
   }
   return {};
@@ -81,8 +81,8 @@ llvm::Error unsupported(Operation *op, llvm::StringRef why) {
 }
 } // namespace
 
-llvm::Expected<Expression>
-strata::tile::translateBody(linalg::GenericOp op, int firstOperand) {
+llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
+                                                       int firstOperand) {
   Expression expr;
   expr.slots = firstOperand;
   Block &body = op.getRegion().front();
@@ -101,6 +101,18 @@ strata::tile::translateBody(linalg::GenericOp op, int firstOperand) {
     return count;
   };
   DenseMap<Value, int> slotOf;
+  // Appends a step; `a` is a Load's operand or a Binary's lhs.
+  auto push = [&](Expression::Step::Kind kind, llvm::StringRef op, int a,
+                  int rhs, int slot) {
+    Expression::Step step;
+    step.kind = kind;
+    step.op = op.str();
+    step.operand = kind == Expression::Step::Load ? a : 0;
+    step.lhs = kind == Expression::Step::Binary ? a : 0;
+    step.rhs = rhs;
+    step.slot = slot;
+    expr.steps.push_back(step);
+  };
   auto slot = [&](Value v, Operation *user) -> llvm::Expected<int> {
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       int index = int(arg.getArgNumber());
@@ -111,12 +123,9 @@ strata::tile::translateBody(linalg::GenericOp op, int firstOperand) {
           return unsupported(user, "reads the accumulator twice");
         return index;
       }
-      Expression::Step load;
-      load.kind = Expression::Step::Load;
-      load.operand = index;
-      load.slot = expr.slots++;
-      expr.steps.push_back(load);
-      return load.slot;
+      int slot = expr.slots++;
+      push(Expression::Step::Load, "", index, 0, slot);
+      return slot;
     }
     auto it = slotOf.find(v);
     if (it == slotOf.end())
@@ -132,11 +141,7 @@ strata::tile::translateBody(linalg::GenericOp op, int firstOperand) {
     llvm::Expected<int> s = slot(x, inst);
     if (!s)
       return s.takeError();
-    Expression::Step step;
-    step.kind = Expression::Step::Unary;
-    step.op = kind.str();
-    step.slot = *s;
-    expr.steps.push_back(step);
+    push(Expression::Step::Unary, kind, 0, 0, *s);
     slotOf[inst->getResult(0)] = *s;
     return llvm::Error::success();
   };
@@ -161,7 +166,7 @@ strata::tile::translateBody(linalg::GenericOp op, int firstOperand) {
       error = unary(&inst, div.getRhs(), "recip");
     } else if (isa<math::ExpOp, arith::NegFOp, math::AbsFOp, math::SqrtOp,
                    math::RsqrtOp>(inst)) {
-      llvm::StringRef kind = isa<math::ExpOp>(inst)    ? "exp"
+      llvm::StringRef kind = isa<math::ExpOp>(inst)     ? "exp"
                              : isa<arith::NegFOp>(inst) ? "neg"
                              : isa<math::AbsFOp>(inst)  ? "abs"
                              : isa<math::SqrtOp>(inst)  ? "sqrt"
@@ -179,13 +184,7 @@ strata::tile::translateBody(linalg::GenericOp op, int firstOperand) {
       llvm::Expected<int> rhs = slot(inst.getOperand(1), &inst);
       if (!rhs)
         return rhs.takeError();
-      Expression::Step step;
-      step.kind = Expression::Step::Binary;
-      step.op = kind.str();
-      step.lhs = *lhs;
-      step.rhs = *rhs;
-      step.slot = *lhs;
-      expr.steps.push_back(step);
+      push(Expression::Step::Binary, kind, *lhs, *rhs, *lhs);
       slotOf[inst.getResult(0)] = *lhs;
     } else {
       return unsupported(&inst, "has no tile-engine equivalent");

@@ -28,10 +28,10 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace strata;
@@ -93,7 +93,7 @@ public:
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
         ops.push_back(linalgOp);
       else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
-                     arith::ConstantOp>(op))
+                    arith::ConstantOp>(op))
         return unsupported(fn, &op);
     }
     auto matmulAt = [&](size_t i) {
@@ -122,8 +122,7 @@ private:
   }
 
   FailureOr<Schedule> scheduleOf(linalg::LinalgOp op) {
-    FailureOr<std::optional<Schedule>> s =
-        getSchedule(op, op.getNumLoops());
+    FailureOr<std::optional<Schedule>> s = getSchedule(op, op.getNumLoops());
     if (failed(s))
       return failure();
     if (!*s || (*s)->tiles.empty() || (*s)->registerTile.empty())
@@ -158,7 +157,9 @@ private:
     p.fidelity = fidelity;
     p.tileRows = chip.tileRows;
     p.tileCols = chip.tileCols;
-    auto shape = [](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
+    auto shape = [](Value v) {
+      return cast<MemRefType>(v.getType()).getShape();
+    };
     int64_t m = shape(product)[0], n = shape(product)[1],
             k = shape(matmul.getInputs()[0])[1];
     const std::vector<int64_t> &block = s->tiles.front().sizes;
@@ -173,9 +174,9 @@ private:
     p.rows = ceilDiv(ceilDiv(m, chip.tileRows), perRow);
     p.cols = ceilDiv(ceilDiv(n, chip.tileCols), perCol);
     if (p.rows > chip.rows || p.cols > chip.cols)
-      return matmul.emitError() << "the schedule needs " << p.rows << "x"
-                                << p.cols << " cores; the grid has "
-                                << chip.rows << "x" << chip.cols;
+      return matmul.emitError()
+             << "the schedule needs " << p.rows << "x" << p.cols
+             << " cores; the grid has " << chip.rows << "x" << chip.cols;
     p.mt = p.rows * perRow;
     p.nt = p.cols * perCol;
     p.kt = ceilDiv(ceilDiv(k, chip.tileCols), p.kb) * p.kb;
@@ -200,19 +201,18 @@ private:
                   "matmul's result as its first input";
       llvm::Expected<Expression> expr = translateBody(generic, 1);
       if (!expr)
-        return generic.emitError()
-               << "cannot run on the tile engines: "
-               << llvm::toString(expr.takeError());
+        return generic.emitError() << "cannot run on the tile engines: "
+                                   << llvm::toString(expr.takeError());
       p.epilogue = *expr;
       for (OpOperand *operand : generic.getDpsInputOperands()) {
         if (operand->getOperandNumber() == 0)
           continue;
         if (!isRowBroadcast(generic, *operand))
-          return generic.emitError() << "the tile target's matmul epilogue "
-                                        "reads vectors broadcast along rows "
-                                        "(a bias); input #"
-                                     << operand->getOperandNumber()
-                                     << " is not one";
+          return generic.emitError()
+                 << "the tile target's matmul epilogue "
+                    "reads vectors broadcast along rows "
+                    "(a bias); input #"
+                 << operand->getOperandNumber() << " is not one";
         FailureOr<BlockArgument> arg = argumentOf(generic, operand->get());
         if (failed(arg))
           return failure();
@@ -253,8 +253,8 @@ private:
                    p.kt * chip.tileCols, false, p.a)) ||
         failed(add(matmul.getInputs()[1], p.kt * chip.tileRows,
                    p.nt * chip.tileCols, false, p.b)) ||
-        failed(add(result, p.mt * chip.tileRows, p.nt * chip.tileCols, true,
-                   p.c)))
+        failed(
+            add(result, p.mt * chip.tileRows, p.nt * chip.tileCols, true, p.c)))
       return failure();
     if (p.a.type != p.b.type)
       return matmul.emitError() << "the tile target multiplies operands of "
@@ -278,13 +278,14 @@ private:
     p.tileCols = chip.tileCols;
     p.rows = chip.rows;
     p.cols = chip.cols;
-    p.depth = 2 * std::max<int64_t>(
-                      1, s->tiles.front().sizes.back() / chip.tileCols);
+    p.depth =
+        2 * std::max<int64_t>(1, s->tiles.front().sizes.back() / chip.tileCols);
     ArrayRef<int64_t> shape =
         cast<MemRefType>(op.getDpsInits()[0].getType()).getShape();
     p.rowTiles = ceilDiv(shape[0], chip.tileRows);
     p.colTiles = ceilDiv(shape[1], chip.tileCols);
-    int64_t rows = p.rowTiles * chip.tileRows, cols = p.colTiles * chip.tileCols;
+    int64_t rows = p.rowTiles * chip.tileRows,
+            cols = p.colTiles * chip.tileCols;
     llvm::Expected<Expression> expr = translateBody(op, 0);
     if (!expr)
       return op.emitError() << "cannot run on the tile engines: "
@@ -305,8 +306,8 @@ private:
       FailureOr<BlockArgument> arg = argumentOf(op, operand.get());
       if (failed(arg))
         return failure();
-      FailureOr<TensorDecl> t = tensorFor(
-          op, *arg, broadcast ? chip.tileRows : rows, cols, output);
+      FailureOr<TensorDecl> t =
+          tensorFor(op, *arg, broadcast ? chip.tileRows : rows, cols, output);
       if (failed(t))
         return failure();
       (output ? p.out : p.inputs.emplace_back()) = *t;
@@ -322,8 +323,7 @@ private:
   std::string fidelity;
 };
 
-struct LowerToTilePass
-    : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
+struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerToTilePass)
   LowerToTilePass() = default;
   LowerToTilePass(const LowerToTilePass &other) : PassWrapper(other) {}
@@ -395,8 +395,8 @@ struct LowerToTilePass
       // The program's ops report at the function they implement.
       for (Operation &op : parsed)
         op.walk([&](Operation *inner) { inner->setLoc(fn.getLoc()); });
-      module.getBody()->getOperations().splice(
-          Block::iterator(fn), parsed.getOperations());
+      module.getBody()->getOperations().splice(Block::iterator(fn),
+                                               parsed.getOperations());
       fn.erase();
     }
   }
@@ -408,8 +408,8 @@ struct LowerToTilePass
 };
 } // namespace
 
-std::unique_ptr<Pass> strata::tile::createLowerToTilePass(
-    llvm::StringRef fidelity) {
+std::unique_ptr<Pass>
+strata::tile::createLowerToTilePass(llvm::StringRef fidelity) {
   return std::make_unique<LowerToTilePass>(fidelity.str());
 }
 

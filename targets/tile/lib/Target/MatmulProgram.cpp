@@ -31,11 +31,10 @@ int64_t tileBytes(const TensorDecl &t, int64_t tileElements) {
 /// (row0, col0) into the reserved slots at `ptr`, then, when `multicast`,
 /// runs the sender's or a receiver's side of the handshake.
 void readBlock(KernelText &k, const MatmulPlan &p, const TensorDecl &tensor,
-               const std::string &ptr,
-               const std::string &row0, const std::string &col0, int64_t rows,
-               int64_t cols, int64_t tensorCols, bool multicast,
-               const std::string &prefix, const std::string &row,
-               const std::string &col, bool alongRow) {
+               const std::string &ptr, const std::string &row0,
+               const std::string &col0, int64_t rows, int64_t cols,
+               int64_t tensorCols, bool multicast, const std::string &prefix,
+               const std::string &row, const std::string &col, bool alongRow) {
   int64_t bytes = tileBytes(tensor, p.tileRows * p.tileCols);
   int64_t sharers = alongRow ? p.cols : p.rows;
   multicast = multicast && sharers > 1;
@@ -50,20 +49,19 @@ void readBlock(KernelText &k, const MatmulPlan &p, const TensorDecl &tensor,
   std::string page = k.add(k.mul(r, k.c(tensorCols)), q);
   std::string slot = k.add(k.mul(i, k.c(cols)), j);
   std::string addr = k.add(ptr, k.mul(slot, k.c(bytes)));
-  k.line(llvm::formatv("tile.noc_read_tile @{0}[{1}] -> {2}", tensor.name,
-                       page, addr));
+  k.line(llvm::formatv("tile.noc_read_tile @{0}[{1}] -> {2}", tensor.name, page,
+                       addr));
   k.end();
   k.end();
   k.line("tile.noc_read_barrier");
   if (multicast) {
     std::string last = k.c(sharers - 1);
     std::string cores =
-        alongRow ? llvm::formatv("cores [{0}, {1}]-[{0}, {2}]", row, k.c(1),
-                                 last)
-                       .str()
-                 : llvm::formatv("cores [{0}, {1}]-[{2}, {1}]", k.c(1), col,
-                                 last)
-                       .str();
+        alongRow
+            ? llvm::formatv("cores [{0}, {1}]-[{0}, {2}]", row, k.c(1), last)
+                  .str()
+            : llvm::formatv("cores [{0}, {1}]-[{2}, {1}]", k.c(1), col, last)
+                  .str();
     k.line(llvm::formatv("tile.sem_wait @{0}_ready, {1}", prefix, last));
     k.line(llvm::formatv("tile.sem_set @{0}_ready, {1}", prefix, k.c(0)));
     k.line(llvm::formatv("tile.noc_write_multicast {0} -> {1} {0} size {2}",
@@ -85,9 +83,8 @@ void readBlock(KernelText &k, const MatmulPlan &p, const TensorDecl &tensor,
 
 /// The sender of a multicast operand starts with its own @*_valid set: the
 /// semaphore multicast sends the sender's value.
-void initSender(KernelText &k, const std::string &row,
-                const std::string &col, bool alongRow,
-                const std::string &prefix) {
+void initSender(KernelText &k, const std::string &row, const std::string &col,
+                bool alongRow, const std::string &prefix) {
   std::string sender = k.cmp("eq", alongRow ? col : row, k.c(0));
   k.beginIf(sender);
   k.line(llvm::formatv("tile.sem_set @{0}_valid, {1}", prefix, k.c(1)));
@@ -96,29 +93,6 @@ void initSender(KernelText &k, const std::string &row,
 
 bool multicastsA(const MatmulPlan &p) { return p.multicastA && p.cols > 1; }
 bool multicastsB(const MatmulPlan &p) { return p.multicastB && p.rows > 1; }
-
-std::string reader(const MatmulPlan &p, const std::string &range) {
-  KernelText k;
-  std::string row = k.value("tile.core_row"), col = k.value("tile.core_col");
-  if (multicastsA(p))
-    initSender(k, row, col, /*alongRow=*/true, "a");
-  int64_t steps = p.kt / p.kb, rm = p.mt / (p.rows * p.mb),
-          rn = p.nt / (p.cols * p.nb);
-  std::string bi = k.beginFor(rm);
-  k.beginFor(rn);
-  std::string row0 = k.mul(k.add(k.mul(bi, k.c(p.rows)), row), k.c(p.mb));
-  std::string s = k.beginFor(steps);
-  std::string k0 = k.mul(s, k.c(p.kb));
-  k.line(llvm::formatv("tile.cb_reserve_back @in0, {0}", k.c(p.mb * p.kb)));
-  std::string ptr = k.value("tile.cb_write_ptr @in0");
-  readBlock(k, p, p.a, ptr, row0, k0, p.mb, p.kb, p.kt, p.multicastA,
-            "a", row, col, /*alongRow=*/true);
-  k.line(llvm::formatv("tile.cb_push_back @in0, {0}", k.c(p.mb * p.kb)));
-  k.end();
-  k.end();
-  k.end();
-  return k.str("tile.kernel reader " + range);
-}
 
 /// Writes the output block at tile (row0, col0), subblock by subblock.
 void drainBlock(KernelText &k, const MatmulPlan &p, const std::string &row0,
@@ -141,18 +115,65 @@ void drainBlock(KernelText &k, const MatmulPlan &p, const std::string &row0,
   k.end();
 }
 
+/// Blocks each core computes, and how many of them along n.
+int64_t blocksAlongN(const MatmulPlan &p) { return p.nt / (p.cols * p.nb); }
+int64_t blocksPerCore(const MatmulPlan &p) {
+  return p.mt / (p.rows * p.mb) * blocksAlongN(p);
+}
+
 /// The first output tile (row, column) of this core's block `b` (blocks
-/// numbered row-major, `rn` per row).
-std::pair<std::string, std::string> blockOrigin(KernelText &k,
-                                                const MatmulPlan &p,
-                                                const std::string &b,
-                                                int64_t rn,
-                                                const std::string &row,
-                                                const std::string &col) {
+/// numbered row-major).
+std::pair<std::string, std::string>
+blockOrigin(KernelText &k, const MatmulPlan &p, const std::string &b,
+            const std::string &row, const std::string &col) {
+  int64_t rn = blocksAlongN(p);
   std::string bi = k.arith("divui", b, k.c(rn));
   std::string bj = k.arith("remui", b, k.c(rn));
   return {k.mul(k.add(k.mul(bi, k.c(p.rows)), row), k.c(p.mb)),
           k.mul(k.add(k.mul(bj, k.c(p.cols)), col), k.c(p.nb))};
+}
+
+/// One k step of an operand: reserve its slots in `cb`, read (and
+/// multicast) the block of `rows` x `cols` tiles at tile (row0, col0) of
+/// `tensor`, push.
+void stageBlock(KernelText &k, const MatmulPlan &p, const std::string &cb,
+                const TensorDecl &tensor, const std::string &row0,
+                const std::string &col0, int64_t rows, int64_t cols,
+                int64_t tensorCols, bool multicast, const std::string &prefix,
+                const std::string &row, const std::string &col, bool alongRow) {
+  k.line(llvm::formatv("tile.cb_reserve_back @{0}, {1}", cb, k.c(rows * cols)));
+  std::string ptr = k.value("tile.cb_write_ptr @" + cb);
+  readBlock(k, p, tensor, ptr, row0, col0, rows, cols, tensorCols, multicast,
+            prefix, row, col, alongRow);
+  k.line(llvm::formatv("tile.cb_push_back @{0}, {1}", cb, k.c(rows * cols)));
+}
+
+/// The start of a data-movement kernel: the core's coordinates (returned),
+/// the sender's semaphore when the operand is multicast, and the loop over
+/// this core's blocks (its variable returned in `block`).
+std::pair<std::string, std::string>
+beginBlocks(KernelText &k, const MatmulPlan &p, bool multicast, bool alongRow,
+            const std::string &prefix, std::string &block) {
+  std::string row = k.value("tile.core_row"), col = k.value("tile.core_col");
+  if (multicast)
+    initSender(k, row, col, alongRow, prefix);
+  block = k.beginFor(blocksPerCore(p));
+  return {row, col};
+}
+
+// The reader sends A.
+std::string reader(const MatmulPlan &p, const std::string &range) {
+  KernelText k;
+  std::string b;
+  auto [row, col] =
+      beginBlocks(k, p, multicastsA(p), /*alongRow=*/true, "a", b);
+  auto [row0, col0] = blockOrigin(k, p, b, row, col);
+  std::string s = k.beginFor(p.kt / p.kb);
+  stageBlock(k, p, "in0", p.a, row0, k.mul(s, k.c(p.kb)), p.mb, p.kb, p.kt,
+             p.multicastA, "a", row, col, /*alongRow=*/true);
+  k.end();
+  k.end();
+  return k.str("tile.kernel reader " + range);
 }
 
 // The writer sends B and writes the output. A block's output is written
@@ -160,50 +181,38 @@ std::pair<std::string, std::string> blockOrigin(KernelText &k,
 // kernel starts the next block while the output drains.
 std::string writer(const MatmulPlan &p, const std::string &range) {
   KernelText k;
-  std::string row = k.value("tile.core_row"), col = k.value("tile.core_col");
-  if (multicastsB(p))
-    initSender(k, row, col, /*alongRow=*/false, "b");
-  int64_t steps = p.kt / p.kb, rm = p.mt / (p.rows * p.mb),
-          rn = p.nt / (p.cols * p.nb);
-  std::string b = k.beginFor(rm * rn);
-  auto [row0, col0] = blockOrigin(k, p, b, rn, row, col);
+  std::string b;
+  auto [row, col] =
+      beginBlocks(k, p, multicastsB(p), /*alongRow=*/false, "b", b);
+  auto [row0, col0] = blockOrigin(k, p, b, row, col);
   // The block's row of each epilogue input (a bias), once per block.
-  for (size_t e = 0; e < p.epilogueInputs.size(); ++e) {
-    std::string cb = "ep" + std::to_string(e);
-    k.line(llvm::formatv("tile.cb_reserve_back @{0}, {1}", cb, k.c(p.nb)));
-    std::string ptr = k.value("tile.cb_write_ptr @" + cb);
-    readBlock(k, p, p.epilogueInputs[e], ptr, k.c(0), col0, 1, p.nb, p.nt,
-              false, "", row, col, false);
-    k.line(llvm::formatv("tile.cb_push_back @{0}, {1}", cb, k.c(p.nb)));
-  }
-  std::string s = k.beginFor(steps);
-  std::string k0 = k.mul(s, k.c(p.kb));
-  k.line(llvm::formatv("tile.cb_reserve_back @in1, {0}", k.c(p.kb * p.nb)));
-  std::string ptr = k.value("tile.cb_write_ptr @in1");
-  readBlock(k, p, p.b, ptr, k0, col0, p.kb, p.nb, p.nt, p.multicastB, "b",
-            row, col, /*alongRow=*/false);
-  k.line(llvm::formatv("tile.cb_push_back @in1, {0}", k.c(p.kb * p.nb)));
+  for (size_t e = 0; e < p.epilogueInputs.size(); ++e)
+    stageBlock(k, p, "ep" + std::to_string(e), p.epilogueInputs[e], k.c(0),
+               col0, 1, p.nb, p.nt, false, "", row, col, false);
+  std::string s = k.beginFor(p.kt / p.kb);
+  stageBlock(k, p, "in1", p.b, k.mul(s, k.c(p.kb)), col0, p.kb, p.nb, p.nt,
+             p.multicastB, "b", row, col, /*alongRow=*/false);
   k.beginIf(k.cmp("eq", s, k.c(0)));
   k.beginIf(k.cmp("ugt", b, k.c(0)));
   auto [prevRow0, prevCol0] =
-      blockOrigin(k, p, k.arith("subi", b, k.c(1)), rn, row, col);
+      blockOrigin(k, p, k.arith("subi", b, k.c(1)), row, col);
   drainBlock(k, p, prevRow0, prevCol0);
   k.end();
   k.end();
   k.end();
   k.end();
-  auto [lastRow0, lastCol0] = blockOrigin(k, p, k.c(rm * rn - 1), rn, row, col);
+  auto [lastRow0, lastCol0] =
+      blockOrigin(k, p, k.c(blocksPerCore(p) - 1), row, col);
   drainBlock(k, p, lastRow0, lastCol0);
   return k.str("tile.kernel writer " + range);
 }
 
 std::string compute(const MatmulPlan &p, const std::string &range) {
   KernelText k;
-  int64_t steps = p.kt / p.kb, rm = p.mt / (p.rows * p.mb),
-          rn = p.nt / (p.cols * p.nb);
+  int64_t steps = p.kt / p.kb;
   int64_t need = p.epilogue.slots; // Dst slots per output tile
   int64_t sub = p.subblock;
-  k.beginFor(rm * rn);
+  k.beginFor(blocksPerCore(p));
   for (size_t e = 0; e < p.epilogueInputs.size(); ++e)
     k.line(llvm::formatv("tile.cb_wait_front @ep{0}, {1}", e, k.c(p.nb)));
   std::string s = k.beginFor(steps);
@@ -293,8 +302,9 @@ std::string strata::tile::writeMatmulProgram(const MatmulPlan &p) {
   };
   auto buffer = [&](const std::string &name, int64_t tiles,
                     const std::string &type) {
-    return llvm::formatv("  tile.circular_buffer @{0} {1} : !tile.cb<{2}x{3}>\n",
-                         name, range, tiles, tile(type))
+    return llvm::formatv(
+               "  tile.circular_buffer @{0} {1} : !tile.cb<{2}x{3}>\n", name,
+               range, tiles, tile(type))
         .str();
   };
   std::string text = "tile.program @" + p.name + " {\n";
@@ -306,9 +316,10 @@ std::string strata::tile::writeMatmulProgram(const MatmulPlan &p) {
     text += buffer("partial", p.mb * p.nb, "f32");
   text += buffer("out", 2 * p.nb, p.c.type);
   for (size_t e = 0; e < p.epilogueInputs.size(); ++e)
-    text += buffer("ep" + std::to_string(e), 2 * p.nb, p.epilogueInputs[e].type);
-  for (auto [used, prefix] : {std::pair(multicastsA(p), "a"),
-                              std::pair(multicastsB(p), "b")})
+    text +=
+        buffer("ep" + std::to_string(e), 2 * p.nb, p.epilogueInputs[e].type);
+  for (auto [used, prefix] :
+       {std::pair(multicastsA(p), "a"), std::pair(multicastsB(p), "b")})
     if (used)
       for (const char *suffix : {"_ready", "_valid"})
         text += llvm::formatv("  tile.semaphore @{0}{1} {2} init 0\n", prefix,

@@ -35,10 +35,10 @@ struct TensorDecl {
 struct Expression {
   struct Step {
     enum Kind { Load, Binary, Unary } kind = Load;
-    int operand = 0;   // Load: which operand
-    std::string op;    // Binary: add, sub, mul, max; Unary: exp, gelu, ...
+    int operand = 0; // Load: which operand
+    std::string op;  // Binary: add, sub, mul, max; Unary: exp, gelu, ...
     int lhs = 0, rhs = 0;
-    int slot = 0;      // the result's slot (Unary: in place)
+    int slot = 0; // the result's slot (Unary: in place)
   };
   std::vector<Step> steps;
   int result = 0; // slot packed at the end
