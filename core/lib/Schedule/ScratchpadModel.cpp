@@ -405,6 +405,52 @@ llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
   s.footprints.push_back({pad.name, 2 * step * perStep});
   return s;
 }
+/// out[i] = reduce_j in[i, j] over a 2-D input.
+bool isRowReduction(const LoopNest &nest) {
+  return nest.extents.size() == 2 && !nest.reduction[0] && nest.reduction[1] &&
+         nest.operands.size() == 2 && !nest.operands[0].output &&
+         nest.operands[0].dims == std::vector<int64_t>{0, 1} &&
+         nest.operands[1].dims == std::vector<int64_t>{0};
+}
+
+/// A row reduction keeps whole rows of tiles: units take rows of tiles
+/// round robin and hold a row of the input and the result's tile, so the
+/// row's other passes (a softmax's) read it from the scratchpad.
+llvm::Expected<Schedule> scheduleRowReduction(const LoopNest &nest,
+                                              const hw::Description &chip,
+                                              const hw::MemoryLevel &pad,
+                                              llvm::StringRef opName) {
+  if (chip.matrix.empty())
+    return llvm::createStringError(llvm::formatv(
+        "'{0}': the description has no matrix intrinsic to take the tile "
+        "shape from",
+        opName));
+  const hw::MatrixIntrinsic &unit = chip.matrix.front();
+  int64_t rowTiles = ceilDiv(nest.extents[1], unit.n);
+  int64_t inTile = unit.m * unit.n * bytesOf(typeOf(nest, 0));
+  int64_t outTile = unit.m * unit.n * bytesOf(typeOf(nest, 1));
+  int64_t bytes = rowTiles * inTile + outTile;
+  if (bytes > pad.capacityBytes)
+    return llvm::createStringError(llvm::formatv(
+        "'{0}' does not fit in scratchpad '{1}': a row of {2} input tiles "
+        "({3} B) and the result's tile ({4} B) need {5} bytes, more than the "
+        "{6} bytes of '{1}'",
+        opName, pad.name, rowTiles, rowTiles * inTile, outTile, bytes,
+        pad.capacityBytes));
+  Schedule s;
+  s.kind = "reduction";
+  s.gridLevel = pad.owner;
+  s.registerTile = {unit.m, unit.n};
+  s.grid = {unit.m, 0};
+  s.tiles.push_back({pad.name, {unit.m, rowTiles * unit.n}});
+  s.promote = {0};
+  Costs costs = costsOf(chip, pad);
+  double total = double(ceilDiv(nest.extents[0], unit.m) * rowTiles * inTile);
+  s.bound = "memory";
+  s.predictedSeconds = total / costs.dramBytesPerCycle / costs.clockHz;
+  s.footprints.push_back({pad.name, bytes});
+  return s;
+}
 } // namespace
 
 llvm::Expected<Schedule> strata::chooseScratchpadSchedule(
@@ -415,11 +461,14 @@ llvm::Expected<Schedule> strata::chooseScratchpadSchedule(
   Contraction c;
   if (matchContraction(nest, c))
     return scheduleContraction(nest, chip, *pad, c, opName);
-  for (bool reduction : nest.reduction)
-    if (reduction)
-      return llvm::createStringError(llvm::formatv(
-          "'{0}': reductions other than a 2-D matrix product are not yet "
-          "scheduled for a grid of scratchpads ('{1}' of '{2}')",
-          opName, pad->name, chip.name));
+  if (llvm::is_contained(nest.reduction, true)) {
+    if (isRowReduction(nest))
+      return scheduleRowReduction(nest, chip, *pad, opName);
+    return llvm::createStringError(llvm::formatv(
+        "'{0}': reductions other than a 2-D matrix product or along the "
+        "rows of a 2-D tensor are not yet scheduled for a grid of "
+        "scratchpads ('{1}' of '{2}')",
+        opName, pad->name, chip.name));
+  }
   return scheduleElementwise(nest, chip, *pad, opName);
 }

@@ -76,7 +76,7 @@ std::string strata::tile::writeEltwiseProgram(const EltwisePlan &p) {
         llvm::formatv("tile.cb_wait_front @in{0}, {1}", i, compute.c(1)));
   }
   compute.line("tile.acquire_dst");
-  emitExpression(compute, p.expression, buffers, tiles, "");
+  llvm::cantFail(emitExpression(compute, p.expression, buffers, tiles, ""));
   compute.line("tile.commit_dst");
   compute.line("tile.wait_dst");
   compute.line("tile.cb_reserve_back @out, " + compute.c(1));

@@ -195,10 +195,11 @@ llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
   return expr;
 }
 
-void strata::tile::emitExpression(KernelText &k, const Expression &expr,
-                                  const std::vector<std::string> &buffers,
-                                  const std::vector<std::string> &tiles,
-                                  const std::string &base) {
+llvm::Error strata::tile::emitExpression(
+    KernelText &k, const Expression &expr,
+    const std::vector<std::string> &buffers,
+    const std::vector<std::string> &tiles, const std::string &base,
+    const std::vector<bool> &broadcast) {
   std::map<int, std::string> slots; // each slot's index, computed once
   auto dst = [&](int slot) {
     std::string &name = slots[slot];
@@ -208,23 +209,59 @@ void strata::tile::emitExpression(KernelText &k, const Expression &expr,
                           : k.add(base, k.c(slot));
     return name;
   };
+  // Loads are emitted when their slot is first used, so that a binary op of
+  // a loaded tile and a column-broadcast one is one tile.binary.
+  std::map<int, int> pending; // slot -> operand
+  auto isBroadcast = [&](int operand) {
+    return size_t(operand) < broadcast.size() && broadcast[operand];
+  };
+  auto use = [&](int slot) -> llvm::Error {
+    auto it = pending.find(slot);
+    if (it == pending.end())
+      return llvm::Error::success();
+    if (isBroadcast(it->second))
+      return llvm::createStringError(
+          "a vector broadcast along the columns is used other than as the "
+          "second operand of add, sub, mul or max");
+    k.line(llvm::formatv("tile.unpack_tile @{0}[{1}] -> dst[{2}]",
+                         buffers[it->second], tiles[it->second], dst(slot)));
+    pending.erase(it);
+    return llvm::Error::success();
+  };
   for (const Expression::Step &step : expr.steps) {
     switch (step.kind) {
     case Expression::Step::Load:
-      k.line(llvm::formatv("tile.unpack_tile @{0}[{1}] -> dst[{2}]",
-                           buffers[step.operand], tiles[step.operand],
-                           dst(step.slot)));
+      pending[step.slot] = step.operand;
       break;
-    case Expression::Step::Binary:
+    case Expression::Step::Binary: {
+      auto lhs = pending.find(step.lhs), rhs = pending.find(step.rhs);
+      if (lhs != pending.end() && rhs != pending.end() &&
+          !isBroadcast(lhs->second) && isBroadcast(rhs->second)) {
+        k.line(llvm::formatv(
+            "tile.binary {0} @{1}[{2}], @{3}[{4}] -> dst[{5}] bcast col",
+            step.op, buffers[lhs->second], tiles[lhs->second],
+            buffers[rhs->second], tiles[rhs->second], dst(step.slot)));
+        pending.erase(step.lhs);
+        pending.erase(step.rhs);
+        break;
+      }
+      if (llvm::Error error = use(step.lhs))
+        return error;
+      if (llvm::Error error = use(step.rhs))
+        return error;
       k.line(llvm::formatv("tile.binary_dst {0} dst[{1}], dst[{2}] -> dst[{3}]",
                            step.op, dst(step.lhs), dst(step.rhs),
                            dst(step.slot)));
       break;
+    }
     case Expression::Step::Unary:
+      if (llvm::Error error = use(step.slot))
+        return error;
       k.line(llvm::formatv("tile.unary {0} dst[{1}]", step.op, dst(step.slot)));
       break;
     }
   }
+  return use(expr.result);
 }
 
 std::string strata::tile::declareTensor(const TensorDecl &tensor) {

@@ -252,7 +252,8 @@ std::string compute(const MatmulPlan &p, const std::string &range) {
       buffers.push_back("ep" + std::to_string(e));
       tiles.push_back(column);
     }
-    emitExpression(k, p.epilogue, buffers, tiles, k.mul(t, k.c(need)));
+    llvm::cantFail(
+        emitExpression(k, p.epilogue, buffers, tiles, k.mul(t, k.c(need))));
     k.end();
     k.end();
   }

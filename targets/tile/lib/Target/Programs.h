@@ -83,15 +83,49 @@ struct EltwisePlan {
 };
 std::string writeEltwiseProgram(const EltwisePlan &plan);
 
+/// Row-wise programs (a softmax): core t mod (rows x cols) owns tile-row
+/// t; per row the reader brings the row's tiles of every 2-D input, the
+/// compute kernel runs the steps on the row held in L1, the writer writes
+/// the last step's row.
+struct RowPlan {
+  /// A buffer of the program: `tiles` tiles of `type`.
+  struct Buffer {
+    std::string name, type;
+    int64_t tiles = 1;
+    bool vector = false; // one tile holding a value per row in column 0
+  };
+  /// A reduction of a row into a vector, or an elementwise step.
+  struct Step {
+    std::string reduce;                // "sum" or "max"; "" elementwise
+    std::vector<std::string> operands; // buffers
+    std::string result;                // buffer ("out": the output)
+    Expression expression;             // elementwise steps
+  };
+  std::string name;
+  std::vector<TensorDecl> tensors;
+  std::vector<std::pair<TensorDecl, std::string>> inputs; // tensor, buffer
+  TensorDecl out;
+  std::vector<Buffer> buffers; // inputs' first, then results, then "out"
+  std::vector<Step> steps;
+  int64_t rowTiles = 0, colTiles = 0;
+  int64_t rows = 1, cols = 1; // cores
+  int64_t tileRows = 32, tileCols = 32;
+};
+llvm::Expected<std::string> writeRowProgram(const RowPlan &plan);
+
 /// Shared by the writers: the declaration of a DRAM tensor.
 std::string declareTensor(const TensorDecl &tensor);
-/// The Dst ops of `expr` for one output tile: operand k's tile is
-/// `operandTile(k)` of buffer `operandBuffer(k)`, slots start at `base`.
+/// The Dst ops of `expr` for one output tile: operand k is tile
+/// `tiles[k]` of buffer `buffers[k]`, slots are counted from `base` (an
+/// index value; "" for 0). Operands marked in `broadcast` hold a vector in
+/// column 0 of their tile, broadcast along the columns: they may only be
+/// the second operand of a binary op whose first is an operand too.
 class KernelText;
-void emitExpression(KernelText &k, const Expression &expr,
-                    const std::vector<std::string> &buffers,
-                    const std::vector<std::string> &tiles,
-                    const std::string &base);
+llvm::Error emitExpression(KernelText &k, const Expression &expr,
+                           const std::vector<std::string> &buffers,
+                           const std::vector<std::string> &tiles,
+                           const std::string &base,
+                           const std::vector<bool> &broadcast = {});
 
 } // namespace strata::tile
 
