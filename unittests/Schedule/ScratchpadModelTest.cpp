@@ -189,4 +189,25 @@ TEST(ScratchpadModel, ElementwiseMovesWholeTiles) {
   EXPECT_EQ(footprint(s), 2 * step * 3 * 2048);
 }
 
+TEST(ScratchpadModel, RowReductionKeepsWholeRows) {
+  LoopNest nest;
+  nest.extents = {256, 1024};
+  nest.reduction = {false, true};
+  nest.operands = {{{0, 1}, false}, {{0}, true}};
+  nest.elementTypes = {"bf16", "f32"};
+  Schedule s = schedule(nest, loadShipped(kChip));
+  EXPECT_EQ(s.kind, "reduction");
+  EXPECT_EQ(s.tiles.front().sizes, (std::vector<int64_t>{32, 1024}));
+  // 32 bf16 tiles of the row and one f32 tile of the result.
+  EXPECT_EQ(footprint(s), 32 * 2048 + 4096);
+  // A row that does not fit is an error naming its size.
+  nest.extents = {256, 1 << 20};
+  llvm::Expected<Schedule> tooLong =
+      chooseScratchpadSchedule(nest, loadShipped(kChip), "linalg.generic");
+  ASSERT_FALSE(bool(tooLong));
+  EXPECT_NE(
+      llvm::toString(tooLong.takeError()).find("a row of 32768 input tiles"),
+      std::string::npos);
+}
+
 } // namespace

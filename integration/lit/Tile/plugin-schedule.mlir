@@ -43,3 +43,22 @@ func.func @add(%a: tensor<512x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<512
   %r = linalg.add ins(%a, %b : tensor<512x512xbf16>, tensor<512x512xbf16>) outs(%e : tensor<512x512xbf16>) -> tensor<512x512xbf16>
   return %r : tensor<512x512xbf16>
 }
+
+// -----
+
+// A row reduction keeps a whole row of tiles per unit: 32 rows x 1024
+// columns, 32 f32 tiles and the result's tile in L1.
+// CHECK-LABEL: func.func @row_max
+// CHECK: linalg.generic {{.*}}strata.schedule = #strata.schedule<{bound = "memory", footprint_bytes = {l1 = 135168 : i64}, grid = [32, 0], grid_level = "core", kind = "reduction"{{.*}}tiles = [{memory = "l1", sizes = [32, 1024]}]
+func.func @row_max(%x: tensor<256x1024xf32>) -> tensor<256xf32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %init = linalg.fill ins(%lowest : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<256x1024xf32>) outs(%init : tensor<256xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %m = arith.maximumf %v, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<256xf32>
+  return %r : tensor<256xf32>
+}

@@ -195,11 +195,12 @@ llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
   return expr;
 }
 
-llvm::Error strata::tile::emitExpression(
-    KernelText &k, const Expression &expr,
-    const std::vector<std::string> &buffers,
-    const std::vector<std::string> &tiles, const std::string &base,
-    const std::vector<bool> &broadcast) {
+llvm::Error
+strata::tile::emitExpression(KernelText &k, const Expression &expr,
+                             const std::vector<std::string> &buffers,
+                             const std::vector<std::string> &tiles,
+                             const std::string &base,
+                             const std::vector<bool> &broadcast) {
   std::map<int, std::string> slots; // each slot's index, computed once
   auto dst = [&](int slot) {
     std::string &name = slots[slot];

@@ -363,13 +363,13 @@ private:
         return user->emitError() << "the tile target reads row programs' "
                                     "vectors from the program itself, not "
                                     "from DRAM";
-      FailureOr<TensorDecl> t = tensorFor(user, *arg, p.rowTiles * p.tileRows,
-                                          cols, false);
+      FailureOr<TensorDecl> t =
+          tensorFor(user, *arg, p.rowTiles * p.tileRows, cols, false);
       if (failed(t))
         return failure();
       // Two rows: the reader fetches the next row during this one.
-      std::string name = addBuffer("in" + std::to_string(p.inputs.size()),
-                                   t->type, false, 2);
+      std::string name =
+          addBuffer("in" + std::to_string(p.inputs.size()), t->type, false, 2);
       p.inputs.push_back({*t, name});
       tensors.push_back({arg->getArgNumber(), *t});
       contents[v] = name;
@@ -406,15 +406,16 @@ private:
       RowPlan::Step step;
       if (generic.getNumReductionLoops() > 0) {
         // out[i] = combine(in[i, j], out[i]) from a fill of the identity.
-        Operation *combine = generic.getBody()->getTerminator()->getOperand(0)
-                                 .getDefiningOp();
-        bool max = isa_and_nonnull<arith::MaxNumFOp, arith::MaximumFOp>(combine);
+        Operation *combine =
+            generic.getBody()->getTerminator()->getOperand(0).getDefiningOp();
+        bool max =
+            isa_and_nonnull<arith::MaxNumFOp, arith::MaximumFOp>(combine);
         bool sum = isa_and_nonnull<arith::AddFOp>(combine);
         Value init = fills.lookup(out);
         auto initValue = init ? init.getDefiningOp<arith::ConstantOp>()
                               : arith::ConstantOp();
-        auto initFloat = initValue ? dyn_cast<FloatAttr>(initValue.getValue())
-                                   : FloatAttr();
+        auto initFloat =
+            initValue ? dyn_cast<FloatAttr>(initValue.getValue()) : FloatAttr();
         bool identity =
             initFloat && (sum ? initFloat.getValue().isZero()
                               : initFloat.getValue().isNaN() ||
@@ -437,14 +438,15 @@ private:
           return generic.emitError() << "cannot run on the tile engines: "
                                      << llvm::toString(expr.takeError());
         if (expr->slots > dstTiles())
-          return generic.emitError() << "the expression needs " << expr->slots
-                                     << " Dst tiles; one acquire gives "
-                                     << dstTiles();
+          return generic.emitError()
+                 << "the expression needs " << expr->slots
+                 << " Dst tiles; one acquire gives " << dstTiles();
         step.expression = *expr;
         for (OpOperand *operand : generic.getDpsInputOperands()) {
           AffineMap map = generic.getMatchingIndexingMap(operand);
-          bool vector = map.getNumResults() == 1 &&
-                        map.getResult(0) == getAffineDimExpr(0, generic.getContext());
+          bool vector =
+              map.getNumResults() == 1 &&
+              map.getResult(0) == getAffineDimExpr(0, generic.getContext());
           if (!map.isIdentity() && !vector)
             return generic.emitError()
                    << "the tile target's row programs read operands whole or "
@@ -464,8 +466,8 @@ private:
         FailureOr<BlockArgument> arg = argumentOf(generic, out);
         if (failed(arg))
           return failure();
-        FailureOr<TensorDecl> t = tensorFor(
-            generic, *arg, p.rowTiles * p.tileRows, cols, true);
+        FailureOr<TensorDecl> t =
+            tensorFor(generic, *arg, p.rowTiles * p.tileRows, cols, true);
         if (failed(t))
           return failure();
         p.out = *t;

@@ -47,8 +47,9 @@ llvm::Expected<std::string> strata::tile::writeRowProgram(const RowPlan &p) {
   for (const TensorDecl &t : p.tensors)
     text += declareTensor(t);
   for (const RowPlan::Buffer &b : p.buffers)
-    text += llvm::formatv("  tile.circular_buffer @{0} {1} : !tile.cb<{2}x{3}>\n",
-                          b.name, range, b.tiles, tileType(p, b.type));
+    text +=
+        llvm::formatv("  tile.circular_buffer @{0} {1} : !tile.cb<{2}x{3}>\n",
+                      b.name, range, b.tiles, tileType(p, b.type));
 
   KernelText reader;
   std::string r = beginRows(reader, p);
@@ -100,9 +101,8 @@ llvm::Expected<std::string> strata::tile::writeRowProgram(const RowPlan &p) {
         tiles.push_back(isVector ? compute.c(0) : t);
         broadcast.push_back(isVector);
       }
-      if (llvm::Error error = emitExpression(compute, step.expression,
-                                             step.operands, tiles, "",
-                                             broadcast))
+      if (llvm::Error error = emitExpression(
+              compute, step.expression, step.operands, tiles, "", broadcast))
         return std::move(error);
     }
     compute.line("tile.commit_dst");
