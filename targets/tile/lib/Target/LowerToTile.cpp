@@ -122,8 +122,9 @@ private:
     InFlightDiagnostic diag =
         fn.emitError() << "the tile target lowers a function made of a zero "
                           "fill and a 2-D matmul (optionally followed by an "
-                          "elementwise epilogue) or of one elementwise op on "
-                          "2-D tensors";
+                          "elementwise epilogue), of one elementwise op on "
+                          "2-D tensors, or of row reductions and elementwise "
+                          "ops over the rows of one 2-D shape";
     if (op)
       diag.attachNote(op->getLoc()) << "not lowered: " << op->getName();
     return diag;
@@ -401,6 +402,16 @@ private:
                  << " (padding would enter the reduction)";
         p.rowTiles = ceilDiv(rows, chip.tileRows);
         p.colTiles = cols / chip.tileCols;
+      }
+      // Every operand is a rows x cols tensor or a value per row.
+      for (Value operand : generic->getOperands()) {
+        auto type = cast<MemRefType>(operand.getType());
+        if (type.getShape() != ArrayRef<int64_t>{rows, cols} &&
+            type.getShape() != ArrayRef<int64_t>{rows})
+          return generic.emitError()
+                 << "the tile target's row programs work on " << rows << "x"
+                 << cols << " tensors and vectors of " << rows
+                 << " values; an operand is " << operand.getType();
       }
       bool vectorResult = outType.getRank() == 1;
       RowPlan::Step step;
