@@ -69,17 +69,21 @@ struct MatmulPlan {
 };
 std::string writeMatmulProgram(const MatmulPlan &plan);
 
-/// out = expression(inputs), tile by tile, round robin over the cores.
-struct EltwisePlan {
+/// A program over the whole grid: its name, the grid and the tile shape.
+struct GridProgram {
   std::string name;
+  int64_t rows = 1, cols = 1; // cores
+  int64_t tileRows = 32, tileCols = 32;
+};
+
+/// out = expression(inputs), tile by tile, round robin over the cores.
+struct EltwisePlan : GridProgram {
   std::vector<TensorDecl> tensors; // declaration order (the function's)
   std::vector<TensorDecl> inputs;  // the expression's operands
   TensorDecl out;
   Expression expression;
   int64_t rowTiles = 0, colTiles = 0; // of the output
-  int64_t rows = 1, cols = 1;         // cores
   int64_t depth = 2;                  // tiles each buffer holds
-  int64_t tileRows = 32, tileCols = 32;
 };
 std::string writeEltwiseProgram(const EltwisePlan &plan);
 
@@ -87,7 +91,7 @@ std::string writeEltwiseProgram(const EltwisePlan &plan);
 /// t; per row the reader brings the row's tiles of every 2-D input, the
 /// compute kernel runs the steps on the row held in L1, the writer writes
 /// the last step's row.
-struct RowPlan {
+struct RowPlan : GridProgram {
   /// A buffer of the program: `tiles` tiles of `type`.
   struct Buffer {
     std::string name, type;
@@ -101,15 +105,12 @@ struct RowPlan {
     std::string result;                // buffer ("out": the output)
     Expression expression;             // elementwise steps
   };
-  std::string name;
   std::vector<TensorDecl> tensors;
   std::vector<std::pair<TensorDecl, std::string>> inputs; // tensor, buffer
   TensorDecl out;
   std::vector<Buffer> buffers; // inputs' first, then results, then "out"
   std::vector<Step> steps;
   int64_t rowTiles = 0, colTiles = 0;
-  int64_t rows = 1, cols = 1; // cores
-  int64_t tileRows = 32, tileCols = 32;
 };
 llvm::Expected<std::string> writeRowProgram(const RowPlan &plan);
 
