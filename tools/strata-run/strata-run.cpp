@@ -259,6 +259,9 @@ int main(int argc, char **argv) {
       return report(outputs.takeError()), 1;
     llvm::outs() << llvm::formatv("{0}: ran on {1}\n", signature.name,
                                   chip->name);
+    std::string launchReport = program.device->lastLaunchReport();
+    if (!launchReport.empty())
+      llvm::outs() << launchReport;
     if (check) {
       auto expected = runOnce(reference, signature, inputs, 0, nullptr);
       if (!expected)

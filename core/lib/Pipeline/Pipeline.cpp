@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - The core's stages S1-S4 -----------------------------===//
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Codegen/HostLowering.h"
+#include "strata/Schedule/ScratchpadModel.h"
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/InitAllPasses.h"
@@ -80,8 +81,15 @@ void strata::buildBufferizePipeline(OpPassManager &pm) {
   pm.addPass(createStrataVerifyDestinationPassing());
 }
 
-void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &,
+void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &chip,
                                 const CoreOptions &options) {
+  // A grid of scratchpads: each op stays whole with its schedule (blocks,
+  // k step, matrix tile, multicast); the plugin's kernels move the blocks
+  // through the scratchpads, which no upstream mechanism models.
+  if (gridScratchpad(chip)) {
+    buildBufferizePipeline(pm);
+    return;
+  }
   addPipeline(pm, options.fuse
                       ? "func.func(strata-apply-schedule)"
                       : "func.func(strata-apply-schedule{fuse=false})");

@@ -42,6 +42,8 @@ LoopNest strata::loopNestOf(linalg::LinalgOp op) {
             entry.windowLoops.push_back(d.getPosition());
         });
     }
+    llvm::raw_string_ostream(nest.elementTypes.emplace_back())
+        << getElementTypeOrSelf(operand.get().getType());
     nest.operands.push_back(std::move(entry));
   }
   Type element = getElementTypeOrSelf(op->getOperand(0).getType());

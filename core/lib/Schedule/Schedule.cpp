@@ -19,6 +19,12 @@ json Schedule::toJson() const {
   doc["tiles"] = levels;
   doc["tile_order"] = tileOrder;
   doc["promote"] = promote;
+  if (!multicast.empty())
+    doc["multicast"] = multicast;
+  if (!matrixIntrinsic.empty())
+    doc["matrix_intrinsic"] = matrixIntrinsic;
+  if (stages > 0)
+    doc["stages"] = stages;
   doc["register"] = registerTile;
   doc["register_order"] = registerOrder;
   doc["vector_dim"] = vectorDim;
@@ -121,6 +127,12 @@ public:
         ok = loopList(value, where, s.tileOrder);
       else if (key == "promote")
         ok = list(value, where, s.promote, false);
+      else if (key == "multicast")
+        ok = list(value, where, s.multicast, false);
+      else if (key == "matrix_intrinsic")
+        ok = string(value, where, s.matrixIntrinsic);
+      else if (key == "stages")
+        ok = integer(value, where, s.stages);
       else if (key == "register")
         ok = list(value, where, s.registerTile, true);
       else if (key == "register_order")
@@ -139,9 +151,9 @@ public:
         continue; // the model's reasoning; informative only
       else
         ok = fail(where, "unknown field; expected one of kind, grid_level, "
-                         "grid, tiles, tile_order, promote, register, "
-                         "register_order, vector_dim, vector_width, "
-                         "partial_reduction");
+                         "grid, tiles, tile_order, promote, multicast, "
+                         "stages, matrix_intrinsic, register, register_order, "
+                         "vector_dim, vector_width, partial_reduction");
       if (!ok)
         return false;
     }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Schedule/Attributes.h"
+#include "strata/Schedule/ScratchpadModel.h"
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -76,6 +77,18 @@ struct ChooseSchedules : strata::impl::StrataScheduleBase<ChooseSchedules> {
             return WalkResult::interrupt();
           }
           setSchedule(op, *given);
+          return WalkResult::advance();
+        }
+        // A grid of units with scratchpads: the scratchpad model, which
+        // fails when the op cannot fit.
+        if (gridScratchpad(*chip)) {
+          llvm::Expected<Schedule> chosen = chooseScratchpadSchedule(
+              nest, *chip, op->getName().getStringRef());
+          if (!chosen) {
+            op->emitError() << llvm::toString(chosen.takeError());
+            return WalkResult::interrupt();
+          }
+          setSchedule(op, *chosen);
           return WalkResult::advance();
         }
         setSchedule(op, chooseSchedule(nest, *chip));

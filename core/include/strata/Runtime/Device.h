@@ -67,6 +67,11 @@ public:
   virtual llvm::Error synchronize() { return llvm::Error::success(); }
 
   virtual std::unique_ptr<Timer> createTimer();
+
+  /// What the device can say about the last launch beyond its outputs (a
+  /// simulated device's predicted cycles and utilization), as lines of
+  /// text; empty when it has nothing to add.
+  virtual std::string lastLaunchReport() const { return {}; }
 };
 
 } // namespace strata::runtime

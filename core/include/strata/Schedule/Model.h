@@ -40,6 +40,9 @@ struct LoopNest {
     bool windowed() const { return !windowLoops.empty(); }
   };
   std::vector<Operand> operands;
+  /// Each operand's element type as MLIR prints it ("bf16", "f32"), in
+  /// operand order; empty when unknown.
+  std::vector<std::string> elementTypes;
   int64_t elementBytes = 4;
   /// Arithmetic per innermost iteration (2 for a multiply-add).
   double flopsPerIteration = 2;

@@ -43,6 +43,14 @@ struct Schedule {
   /// Operands copied into contiguous buffers padded to the innermost level's
   /// tile (packing); the copies happen where they are loop-invariant.
   std::vector<int64_t> promote;
+  /// Promoted operands read once per row or column of the grid and
+  /// multicast to the units that share them (grid scratchpad levels).
+  std::vector<int64_t> multicast;
+  /// Copies of each promoted operand's tile kept in the memory level, so
+  /// loads run that many steps minus one ahead (0: not pipelined).
+  int64_t stages = 0;
+  /// The matrix intrinsic the register tile is made of ("": none).
+  std::string matrixIntrinsic;
   /// Register tile per loop (1 for loops not kept in registers) and the order
   /// of the register-tile loops, outermost first.
   std::vector<int64_t> registerTile;

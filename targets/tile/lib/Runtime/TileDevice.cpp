@@ -163,17 +163,19 @@ public:
                      const TensorSpec &spec) -> llvm::Error {
       ElementType type = tensor.format == TileFormat::BF16 ? ElementType::BF16
                                                            : ElementType::F32;
-      if (spec.type != type || spec.shape.size() != 2 ||
-          spec.shape[0] != tensor.rows || spec.shape[1] != tensor.cols)
+      HostView view = hostView(program, tensor);
+      if (spec.type != type || spec.shape != view.shape)
         return llvm::createStringError(llvm::formatv(
-            "tensor @{0} is {1}x{2}x{3}; the launch gives {4}", tensor.name,
-            tensor.rows, tensor.cols, elementTypeName(type), spec.str()));
+            "tensor @{0} is {1}x{2}; the launch gives {3}", tensor.name,
+            view.str(), elementTypeName(type), spec.str()));
       return llvm::Error::success();
     };
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (llvm::Error error = check(*inputs[i], signature.inputs[i]))
         return error;
-      std::vector<float> values = toFloats(*inputs[i], *args[i]);
+      std::vector<float> values = pad(
+          hostView(program, *inputs[i]), *inputs[i],
+          toFloats(*inputs[i], signature.inputs[i].numElements(), *args[i]));
       if (failed(emulator.writeTensor(inputs[i]->name, values)))
         return diagnostics.error("cannot write @" + inputs[i]->name);
     }
@@ -188,24 +190,77 @@ public:
           emulator.readTensor(outputs[i]->name);
       if (failed(values))
         return diagnostics.error("cannot read @" + outputs[i]->name);
-      fromFloats(*outputs[i], *values, *args[inputs.size() + i]);
+      fromFloats(*outputs[i],
+                 crop(hostView(program, *outputs[i]), *outputs[i], *values),
+                 *args[inputs.size() + i]);
     }
     llvm::Expected<CycleReport> report =
         predictCycles(emulator.trace(), params);
     if (!report)
       return report.takeError();
     predictedSeconds += report->seconds();
+    lastReport = formatCycleReport(*report, /*perCore=*/false);
     return llvm::Error::success();
   }
 
   std::unique_ptr<Timer> createTimer() override;
 
+  std::string lastLaunchReport() const override { return lastReport; }
+
   /// Seconds the cycle model predicted for all launches so far.
   double predictedSeconds = 0;
 
 private:
-  static std::vector<float> toFloats(const TensorInfo &tensor, Buffer &buffer) {
-    size_t n = size_t(tensor.rows * tensor.cols);
+  /// The shape of a tensor's host data: the DRAM tensor's unless its
+  /// `host_shape` says otherwise (the compiler padded it to whole tiles);
+  /// a 1-D host row with `replicate_rows` fills every row of the tensor.
+  struct HostView {
+    std::vector<int64_t> shape;
+    bool replicateRows = false;
+    int64_t rows() const { return shape.size() == 2 ? shape[0] : 1; }
+    int64_t cols() const { return shape.back(); }
+    std::string str() const {
+      std::string text;
+      for (int64_t d : shape)
+        text += (text.empty() ? "" : "x") + std::to_string(d);
+      return text;
+    }
+  };
+  static HostView hostView(ProgramOp program, const TensorInfo &tensor) {
+    HostView view{{tensor.rows, tensor.cols}};
+    auto decl = dyn_cast_or_null<DramTensorOp>(
+        SymbolTable::lookupSymbolIn(program, tensor.name));
+    if (!decl)
+      return view;
+    if (auto shape = decl->getAttrOfType<DenseI64ArrayAttr>("host_shape"))
+      view.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
+    view.replicateRows = decl->hasAttr("replicate_rows");
+    return view;
+  }
+  /// Host data (row-major in `view`) as the tensor's rows x cols values,
+  /// zero-padded.
+  static std::vector<float> pad(const HostView &view, const TensorInfo &tensor,
+                                const std::vector<float> &host) {
+    std::vector<float> values(size_t(tensor.rows * tensor.cols), 0.0f);
+    int64_t rows = view.replicateRows ? tensor.rows : view.rows();
+    for (int64_t r = 0; r < std::min(rows, tensor.rows); ++r)
+      for (int64_t c = 0; c < std::min(view.cols(), tensor.cols); ++c)
+        values[size_t(r * tensor.cols + c)] =
+            host[size_t((view.replicateRows ? 0 : r) * view.cols() + c)];
+    return values;
+  }
+  /// The host's part of a tensor's values.
+  static std::vector<float> crop(const HostView &view, const TensorInfo &tensor,
+                                 const std::vector<float> &values) {
+    std::vector<float> host;
+    for (int64_t r = 0; r < view.rows(); ++r)
+      for (int64_t c = 0; c < view.cols(); ++c)
+        host.push_back(values[size_t(r * tensor.cols + c)]);
+    return host;
+  }
+
+  static std::vector<float> toFloats(const TensorInfo &tensor, size_t n,
+                                     Buffer &buffer) {
     std::vector<float> values(n);
     const auto *bytes = static_cast<const uint8_t *>(buffer.hostPointer());
     for (size_t i = 0; i < n; ++i) {
@@ -235,6 +290,7 @@ private:
 
   hw::Description chip;
   CycleModelParams params;
+  std::string lastReport;
 };
 
 /// Reports the predicted time of the launches between start and stop.

@@ -1,0 +1,474 @@
+//===- ScratchpadModel.cpp - Schedules for grids with scratchpads ---------===//
+//
+// A contraction C[m, n] += A[m, k] * B[k, n] on a rows x cols grid of units
+// is split into output blocks: the grid is filled (one row of units per
+// block row of m, one column per block column of n), each unit computes its
+// blocks one after the other, and for each block walks k in steps. Per
+// unit, the scratchpad holds at once: two steps of A (mb x kb tiles) and of
+// B (kb x nb tiles) so the next step loads while this one computes, the
+// block's partial sums (mb x nb accumulator tiles) when k takes more than
+// one step, two rows of output tiles (one drains while the next is
+// written), and two synchronization words per multicast operand. Every
+// candidate block that fits is costed with the description's numbers
+// (matrix-unit cycles per tile, the data-movement engine's setup and rate,
+// DRAM bandwidth) and the fastest is kept; the same costing decides whether
+// a shared operand is read by one unit of each row (column) and multicast
+// to the others, or read by every unit.
+//
+//===----------------------------------------------------------------------===//
+#include "strata/Schedule/ScratchpadModel.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace strata;
+
+const hw::MemoryLevel *strata::gridScratchpad(const hw::Description &chip) {
+  const hw::MemoryLevel *pad = nullptr;
+  for (const hw::MemoryLevel &mem : chip.memory) {
+    if (mem.kind == "cache")
+      return nullptr;
+    if (!pad && mem.kind == "scratchpad" && chip.totalUnits(mem.owner) > 1)
+      pad = &mem;
+  }
+  return pad;
+}
+
+UnitGrid strata::unitGrid(const hw::Description &chip,
+                          const hw::MemoryLevel &pad) {
+  UnitGrid grid;
+  for (size_t i = 0; i < chip.compute.size(); ++i)
+    if (chip.compute[i].name == pad.owner) {
+      grid.cols = std::max<int64_t>(chip.compute[i].count, 1);
+      if (i > 0)
+        grid.rows = std::max<int64_t>(chip.compute[i - 1].count, 1);
+    }
+  return grid;
+}
+
+namespace {
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t bytesOf(llvm::StringRef type) {
+  if (type == "bf16" || type == "f16" || type == "i16")
+    return 2;
+  if (type == "i8")
+    return 1;
+  if (type == "f64" || type == "i64")
+    return 8;
+  return 4;
+}
+
+/// Operand `i`'s element type; without types, the nest's element size.
+std::string typeOf(const LoopNest &nest, size_t i) {
+  if (i < nest.elementTypes.size())
+    return nest.elementTypes[i];
+  return nest.elementBytes == 2 ? "bf16" : "f32";
+}
+
+/// The chip's numbers the costs use, in cycles and bytes.
+struct Costs {
+  double clockHz = 1;
+  double padBytesPerCycle = 1;  // scratchpad to the matrix unit
+  double dramBytesPerCycle = 1; // all of DRAM
+  double setup = 0;             // per transfer of the movement engine
+  double stepLatency = 0;       // a read's round trip to DRAM
+  double engineBytesPerCycle = 1;
+  int64_t engines = 1;
+  int64_t align = 1;
+  int64_t capacity = 0;
+
+  double transfer(double bytes) const {
+    return setup + bytes / engineBytesPerCycle;
+  }
+};
+
+Costs costsOf(const hw::Description &chip, const hw::MemoryLevel &pad) {
+  Costs c;
+  c.clockHz = chip.clockHz > 0 ? chip.clockHz : 1;
+  c.padBytesPerCycle = std::max(pad.bandwidthBytesPerS / c.clockHz, 1.0);
+  for (const hw::MemoryLevel &mem : chip.memory)
+    if (mem.kind == "dram") {
+      c.dramBytesPerCycle = std::max(mem.bandwidthBytesPerS / c.clockHz, 1e-3);
+      c.stepLatency = mem.latencyCycles;
+    }
+  if (pad.engine) {
+    c.setup = pad.engine->setupLatencyCycles;
+    c.engineBytesPerCycle = std::max(pad.engine->bytesPerCycle, 1e-3);
+    c.engines = std::max<int64_t>(pad.engine->count, 1);
+  }
+  c.align = std::max<int64_t>(pad.alignmentBytes, 1);
+  c.capacity = pad.capacityBytes;
+  return c;
+}
+
+/// One candidate: blocks of mb x nb output tiles, k steps of kb tiles.
+struct Plan {
+  int64_t mb = 0, nb = 0, kb = 0, stages = 2;
+  bool multicastA = false, multicastB = false;
+  int64_t bytes = 0;
+  double cycles = 0, compute = 0, movement = 0, dram = 0;
+};
+
+/// The contraction being scheduled, in tiles of the matrix intrinsic.
+struct Contraction {
+  int64_t m = -1, n = -1, k = -1;                         // loops
+  int64_t a = -1, b = -1;                                 // operand indices
+  int64_t mt = 0, nt = 0, kt = 0;                         // extents in tiles
+  int64_t aTile = 0, bTile = 0, accTile = 0, outTile = 0; // bytes
+  double tileCycles = 0;      // one intrinsic at the fastest rate
+  int64_t rows = 1, cols = 1; // units used
+};
+
+/// Calls `add(name, copies, rows, cols, bytes)` for every buffer a plan
+/// keeps in the scratchpad of a unit (rows x cols tiles, `copies` times).
+template <typename Add>
+void forEachBuffer(const Contraction &c, int64_t mb, int64_t nb, int64_t kb,
+                   int64_t stages, bool mcA, bool mcB, const Costs &costs,
+                   Add add) {
+  add("a", stages, mb, kb, stages * mb * kb * c.aTile);
+  add("b", stages, kb, nb, stages * kb * nb * c.bTile);
+  if (ceilDiv(c.kt, kb) > 1)
+    add("partial sums", 1, mb, nb, mb * nb * c.accTile);
+  add("output", 2, 1, nb, 2 * nb * c.outTile);
+  int64_t words = 2 * (int64_t(mcA) + int64_t(mcB));
+  if (words)
+    add("synchronization words", words, 0, 0, words * costs.align);
+}
+
+int64_t footprintBytes(const Contraction &c, int64_t mb, int64_t nb, int64_t kb,
+                       int64_t stages, bool mcA, bool mcB, const Costs &costs) {
+  int64_t total = 0;
+  forEachBuffer(c, mb, nb, kb, stages, mcA, mcB, costs,
+                [&](const char *, int64_t, int64_t, int64_t, int64_t bytes) {
+                  total += bytes;
+                });
+  return total;
+}
+
+/// The buffers of a plan with their sizes, for messages.
+std::string describeFootprint(const Contraction &c, int64_t mb, int64_t nb,
+                              int64_t kb, const Costs &costs) {
+  std::string text;
+  forEachBuffer(c, mb, nb, kb, 2, false, false, costs,
+                [&](const char *name, int64_t copies, int64_t rows,
+                    int64_t cols, int64_t bytes) {
+                  text += llvm::formatv("{0}{1} {2} x {3}x{4} tiles = {5} B",
+                                        text.empty() ? "" : ", ", name, copies,
+                                        rows, cols, bytes)
+                              .str();
+                });
+  return text;
+}
+
+/// Predicted cycles of a plan (the largest of the units' compute and data
+/// movement, per k step, and DRAM over the whole op).
+void cost(const Contraction &c, const Costs &costs, Plan &p) {
+  int64_t mPer = ceilDiv(c.mt, c.rows), nPer = ceilDiv(c.nt, c.cols);
+  int64_t rm = ceilDiv(mPer, p.mb), rn = ceilDiv(nPer, p.nb);
+  int64_t steps = ceilDiv(c.kt, p.kb);
+  double reload = steps > 1 ? double(c.accTile) / costs.padBytesPerCycle : 0;
+  double compute = double(p.mb * p.nb) * (double(p.kb) * c.tileCycles + reload);
+  auto load = [&](int64_t tiles, int64_t tileBytes, bool multicast,
+                  int64_t sharers) {
+    double reads = double(tiles) * costs.transfer(double(tileBytes));
+    if (multicast && sharers > 1)
+      reads += costs.transfer(double(tiles * tileBytes));
+    return reads;
+  };
+  double moveA = load(p.mb * p.kb, c.aTile, p.multicastA, c.cols);
+  double moveB = load(p.kb * p.nb, c.bTile, p.multicastB, c.rows);
+  // A step's reads complete (DRAM latency) before the step is handed on.
+  double move = costs.stepLatency +
+                (costs.engines >= 2 ? std::max(moveA, moveB) : moveA + moveB);
+  double write = double(p.mb * p.nb) * costs.transfer(double(c.outTile));
+  // With s copies of each operand, a step's loads have s - 1 steps of
+  // compute to arrive in.
+  double perBlock =
+      double(steps) * std::max(compute, move / double(p.stages - 1)) + write;
+  p.compute = double(rm * rn * steps) * compute;
+  p.movement = double(rm * rn) * (double(steps) * move + write);
+  double units = double(c.rows * c.cols), blocks = double(rm * rn);
+  double kBytes = double(steps * p.kb);
+  double aBytes = blocks * c.rows * p.mb * kBytes * c.aTile *
+                  (p.multicastA ? 1 : double(c.cols));
+  double bBytes = blocks * c.cols * p.nb * kBytes * c.bTile *
+                  (p.multicastB ? 1 : double(c.rows));
+  double outBytes = blocks * units * double(p.mb * p.nb * c.outTile);
+  p.dram = (aBytes + bBytes + outBytes) / costs.dramBytesPerCycle;
+  p.cycles = std::max(double(rm * rn) * perBlock + move, p.dram);
+}
+
+/// Finds m, n, k and the operands of a contraction with 2-D operands.
+bool matchContraction(const LoopNest &nest, Contraction &c) {
+  const LoopNest::Operand *out = nullptr;
+  for (const LoopNest::Operand &op : nest.operands)
+    if (op.output)
+      out = &op;
+  if (!out || out->dims.size() != 2 || nest.extents.size() != 3 ||
+      nest.operands.size() != 3)
+    return false;
+  c.m = out->dims[0];
+  c.n = out->dims[1];
+  for (size_t d = 0; d < 3; ++d)
+    if (nest.reduction[d])
+      c.k = int64_t(d);
+  if (c.m < 0 || c.n < 0 || c.k < 0 || nest.reduction[c.m] ||
+      nest.reduction[c.n])
+    return false;
+  for (size_t i = 0; i < 2; ++i) {
+    const LoopNest::Operand &op = nest.operands[i];
+    if (op.dims == std::vector<int64_t>{c.m, c.k})
+      c.a = int64_t(i);
+    else if (op.dims == std::vector<int64_t>{c.k, c.n})
+      c.b = int64_t(i);
+  }
+  return c.a >= 0 && c.b >= 0;
+}
+
+llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
+                                             const hw::Description &chip,
+                                             const hw::MemoryLevel &pad,
+                                             Contraction c,
+                                             llvm::StringRef opName) {
+  std::string aType = typeOf(nest, c.a), bType = typeOf(nest, c.b),
+              outType = typeOf(nest, 2);
+  // The intrinsic the units issue for these operand types; a wider
+  // accumulator first, so long reductions do not round at every step.
+  const hw::MatrixIntrinsic *intrinsic = nullptr;
+  std::string offered;
+  for (const hw::MatrixIntrinsic &mi : chip.matrix) {
+    offered += (offered.empty() ? "" : ", ") + mi.name + " (" + mi.aType +
+               " x " + mi.bType + " -> " + mi.accType + ")";
+    if (mi.level != pad.owner || mi.aType != aType || mi.bType != bType)
+      continue;
+    if (!intrinsic || bytesOf(mi.accType) > bytesOf(intrinsic->accType))
+      intrinsic = &mi;
+  }
+  if (!intrinsic)
+    return llvm::createStringError(llvm::formatv(
+        "'{0}': no matrix intrinsic of '{1}' issued by a '{2}' takes {3} x "
+        "{4} operands (the description has: {5})",
+        opName, chip.name, pad.owner, aType, bType,
+        offered.empty() ? "none" : offered));
+  int64_t passes = 1;
+  if (!intrinsic->fidelityPasses.empty()) {
+    passes = INT64_MAX;
+    for (const auto &[name, count] : intrinsic->fidelityPasses)
+      passes = std::min(passes, count);
+  }
+  c.tileCycles = intrinsic->cyclesPerInstruction * double(passes);
+  c.mt = ceilDiv(nest.extents[c.m], intrinsic->m);
+  c.nt = ceilDiv(nest.extents[c.n], intrinsic->n);
+  c.kt = ceilDiv(nest.extents[c.k], intrinsic->k);
+  c.aTile = intrinsic->m * intrinsic->k * bytesOf(aType);
+  c.bTile = intrinsic->k * intrinsic->n * bytesOf(bType);
+  c.accTile = intrinsic->m * intrinsic->n * bytesOf(intrinsic->accType);
+  c.outTile = intrinsic->m * intrinsic->n * bytesOf(outType);
+  UnitGrid grid = unitGrid(chip, pad);
+  // Fill the grid: as many rows and columns of units as there are tiles.
+  c.rows = std::min(grid.rows, c.mt);
+  c.cols = std::min(grid.cols, c.nt);
+  Costs costs = costsOf(chip, pad);
+  bool multicastable = pad.engine && pad.engine->kind == "noc";
+
+  Plan best;
+  bool found = false;
+  int64_t mPer = ceilDiv(c.mt, c.rows), nPer = ceilDiv(c.nt, c.cols);
+  // Keeps `p` if it fits and is faster (on ties, smaller) than the best.
+  auto consider = [&](Plan p) {
+    p.bytes = footprintBytes(c, p.mb, p.nb, p.kb, p.stages, p.multicastA,
+                             p.multicastB, costs);
+    if (p.bytes > costs.capacity)
+      return;
+    cost(c, costs, p);
+    if (!found || p.cycles < best.cycles * (1 - 1e-9) ||
+        (p.cycles <= best.cycles * (1 + 1e-9) && p.bytes < best.bytes)) {
+      best = p;
+      found = true;
+    }
+  };
+  int mcA = multicastable && c.cols > 1 ? 2 : 1;
+  int mcB = multicastable && c.rows > 1 ? 2 : 1;
+  for (int64_t mb = 1; mb <= mPer; ++mb)
+    for (int64_t nb = 1; nb <= nPer; ++nb)
+      // k steps that divide k: a padded step would be computed in full.
+      for (int64_t kb = 1; kb <= c.kt; ++kb)
+        for (int64_t stages = 2; stages <= 3 && c.kt % kb == 0; ++stages)
+          for (int a = 0; a < mcA; ++a)
+            for (int b = 0; b < mcB; ++b)
+              consider({mb, nb, kb, stages, bool(a), bool(b)});
+  if (!found) {
+    return llvm::createStringError(llvm::formatv(
+        "'{0}' does not fit in scratchpad '{1}': its smallest blocks (one "
+        "{2}x{3}x{4} tile of the matrix intrinsic {5}) need {6} bytes per "
+        "'{7}' ({8}), more than the {9} bytes of '{1}'",
+        opName, pad.name, intrinsic->m, intrinsic->n, intrinsic->k,
+        intrinsic->name, footprintBytes(c, 1, 1, 1, 2, false, false, costs),
+        pad.owner, describeFootprint(c, 1, 1, 1, costs), pad.capacityBytes));
+  }
+
+  Schedule s;
+  s.kind = "contraction";
+  s.gridLevel = pad.owner;
+  size_t loops = nest.extents.size();
+  s.grid.assign(loops, 0);
+  s.grid[c.m] = ceilDiv(mPer, best.mb) * best.mb * intrinsic->m;
+  s.grid[c.n] = ceilDiv(nPer, best.nb) * best.nb * intrinsic->n;
+  TileLevel level{pad.name, std::vector<int64_t>(loops, 0)};
+  level.sizes[c.m] = best.mb * intrinsic->m;
+  level.sizes[c.n] = best.nb * intrinsic->n;
+  level.sizes[c.k] = best.kb * intrinsic->k;
+  s.tiles.push_back(level);
+  s.tileOrder = {c.m, c.n, c.k};
+  s.registerTile.assign(loops, 1);
+  s.registerTile[c.m] = intrinsic->m;
+  s.registerTile[c.n] = intrinsic->n;
+  s.registerTile[c.k] = intrinsic->k;
+  s.registerOrder = {c.m, c.n, c.k};
+  s.promote = {c.a, c.b};
+  s.stages = best.stages;
+  if (best.multicastA)
+    s.multicast.push_back(c.a);
+  if (best.multicastB)
+    s.multicast.push_back(c.b);
+  s.matrixIntrinsic = intrinsic->name;
+  double bound = std::max({best.compute, best.movement, best.dram});
+  s.bound = bound == best.compute ? "compute"
+            : bound == best.dram  ? "memory"
+                                  : "movement";
+  s.predictedSeconds = best.cycles / costs.clockHz;
+  s.footprints.push_back({pad.name, best.bytes});
+  return s;
+}
+
+/// Elementwise ops (any operand a 2-D tensor or a broadcast row): tiles of
+/// the chip's tile shape go round robin over all units, `step` tiles of
+/// every operand at a time, double-buffered.
+llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
+                                             const hw::Description &chip,
+                                             const hw::MemoryLevel &pad,
+                                             llvm::StringRef opName) {
+  size_t loops = nest.extents.size();
+  if (chip.matrix.empty() || loops == 0 || loops > 2)
+    return llvm::createStringError(llvm::formatv(
+        "'{0}': a grid of scratchpads moves 2-D tiles; this op has {1} loops",
+        opName, loops));
+  const hw::MatrixIntrinsic &unit = chip.matrix.front();
+  int64_t tileRows = loops == 2 ? unit.m : 1, tileCols = unit.n;
+  int64_t tiles = 1;
+  for (size_t d = 0; d < loops; ++d)
+    tiles *= ceilDiv(nest.extents[d], d + 1 == loops ? tileCols : tileRows);
+  UnitGrid grid = unitGrid(chip, pad);
+  int64_t units = grid.rows * grid.cols;
+  Costs costs = costsOf(chip, pad);
+  int64_t perStep = 0; // bytes of one tile of every operand
+  for (size_t i = 0; i < nest.operands.size(); ++i)
+    perStep += tileRows * tileCols * bytesOf(typeOf(nest, i));
+  // As many tiles per step as amortize the movement engine's setup (the
+  // transfer of a step at least 4 setups long), within the tiles a unit has
+  // and half the scratchpad.
+  int64_t step = 1;
+  while (step < ceilDiv(tiles, units) &&
+         2 * (step + 1) * perStep <= costs.capacity / 2 &&
+         costs.setup * 4 >
+             double(step * tileRows * tileCols * 2) / costs.engineBytesPerCycle)
+    ++step;
+  if (2 * perStep > costs.capacity)
+    return llvm::createStringError(llvm::formatv(
+        "'{0}' does not fit in scratchpad '{1}': two tiles of each of its {2} "
+        "operands need {3} bytes, more than the {4} bytes of '{1}'",
+        opName, pad.name, nest.operands.size(), 2 * perStep,
+        pad.capacityBytes));
+  Schedule s;
+  s.kind = "elementwise";
+  s.gridLevel = pad.owner;
+  s.registerTile.assign(loops, 1);
+  s.registerTile[loops - 1] = tileCols;
+  if (loops == 2)
+    s.registerTile[0] = tileRows;
+  s.grid = s.registerTile;
+  TileLevel level{pad.name, s.registerTile};
+  level.sizes[loops - 1] *= step;
+  s.tiles.push_back(level);
+  for (size_t i = 0; i < nest.operands.size(); ++i)
+    if (!nest.operands[i].output)
+      s.promote.push_back(int64_t(i));
+  double bytes = double(tiles) * double(perStep);
+  double movement =
+      double(ceilDiv(tiles, units)) * costs.transfer(double(perStep));
+  s.bound = bytes / costs.dramBytesPerCycle > movement ? "memory" : "movement";
+  s.predictedSeconds =
+      std::max(bytes / costs.dramBytesPerCycle, movement) / costs.clockHz;
+  s.footprints.push_back({pad.name, 2 * step * perStep});
+  return s;
+}
+/// out[i] = reduce_j in[i, j] over a 2-D input.
+bool isRowReduction(const LoopNest &nest) {
+  return nest.extents.size() == 2 && !nest.reduction[0] && nest.reduction[1] &&
+         nest.operands.size() == 2 && !nest.operands[0].output &&
+         nest.operands[0].dims == std::vector<int64_t>{0, 1} &&
+         nest.operands[1].dims == std::vector<int64_t>{0};
+}
+
+/// A row reduction keeps whole rows of tiles: units take rows of tiles
+/// round robin and hold a row of the input and the result's tile, so the
+/// row's other passes (a softmax's) read it from the scratchpad.
+llvm::Expected<Schedule> scheduleRowReduction(const LoopNest &nest,
+                                              const hw::Description &chip,
+                                              const hw::MemoryLevel &pad,
+                                              llvm::StringRef opName) {
+  if (chip.matrix.empty())
+    return llvm::createStringError(llvm::formatv(
+        "'{0}': the description has no matrix intrinsic to take the tile "
+        "shape from",
+        opName));
+  const hw::MatrixIntrinsic &unit = chip.matrix.front();
+  int64_t rowTiles = ceilDiv(nest.extents[1], unit.n);
+  int64_t inTile = unit.m * unit.n * bytesOf(typeOf(nest, 0));
+  int64_t outTile = unit.m * unit.n * bytesOf(typeOf(nest, 1));
+  int64_t bytes = rowTiles * inTile + outTile;
+  if (bytes > pad.capacityBytes)
+    return llvm::createStringError(llvm::formatv(
+        "'{0}' does not fit in scratchpad '{1}': a row of {2} input tiles "
+        "({3} B) and the result's tile ({4} B) need {5} bytes, more than the "
+        "{6} bytes of '{1}'",
+        opName, pad.name, rowTiles, rowTiles * inTile, outTile, bytes,
+        pad.capacityBytes));
+  Schedule s;
+  s.kind = "reduction";
+  s.gridLevel = pad.owner;
+  s.registerTile = {unit.m, unit.n};
+  s.grid = {unit.m, 0};
+  s.tiles.push_back({pad.name, {unit.m, rowTiles * unit.n}});
+  s.promote = {0};
+  Costs costs = costsOf(chip, pad);
+  double total = double(ceilDiv(nest.extents[0], unit.m) * rowTiles * inTile);
+  s.bound = "memory";
+  s.predictedSeconds = total / costs.dramBytesPerCycle / costs.clockHz;
+  s.footprints.push_back({pad.name, bytes});
+  return s;
+}
+} // namespace
+
+llvm::Expected<Schedule> strata::chooseScratchpadSchedule(
+    const LoopNest &nest, const hw::Description &chip, llvm::StringRef opName) {
+  const hw::MemoryLevel *pad = gridScratchpad(chip);
+  if (!pad)
+    return llvm::createStringError("the description has no grid scratchpad");
+  Contraction c;
+  if (matchContraction(nest, c))
+    return scheduleContraction(nest, chip, *pad, c, opName);
+  if (llvm::is_contained(nest.reduction, true)) {
+    if (isRowReduction(nest))
+      return scheduleRowReduction(nest, chip, *pad, opName);
+    return llvm::createStringError(llvm::formatv(
+        "'{0}': reductions other than a 2-D matrix product or along the "
+        "rows of a 2-D tensor are not yet scheduled for a grid of "
+        "scratchpads ('{1}' of '{2}')",
+        opName, pad->name, chip.name));
+  }
+  return scheduleElementwise(nest, chip, *pad, opName);
+}

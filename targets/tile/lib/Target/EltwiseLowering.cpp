@@ -1,0 +1,70 @@
+//===- EltwiseLowering.cpp - One elementwise op
+//-----------------------------===//
+//
+// One elementwise linalg op over 2-D tensors (and rows broadcast along
+// the rows) becomes the elementwise program (EltwiseProgram.cpp); its
+// buffers hold the schedule's tiles per step, twice.
+//
+//===----------------------------------------------------------------------===//
+#include "FunctionLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace strata;
+using namespace strata::tile;
+
+FailureOr<std::string>
+strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
+                                   func::FuncOp fn, linalg::GenericOp op) {
+  const TileChip &chip = target.chip;
+  if (op.getNumReductionLoops() != 0 || op.getNumLoops() != 2 ||
+      op.getNumDpsInits() != 1)
+    return unsupportedFunction(fn, op);
+  FailureOr<Schedule> s = scratchpadScheduleOf(op);
+  if (failed(s))
+    return failure();
+  EltwisePlan p;
+  static_cast<GridProgram &>(p) = gridProgram(fn, chip);
+  p.depth =
+      2 * std::max<int64_t>(1, s->tiles.front().sizes.back() / chip.tileCols);
+  ArrayRef<int64_t> shape =
+      cast<MemRefType>(op.getDpsInits()[0].getType()).getShape();
+  p.rowTiles = ceilDiv(shape[0], chip.tileRows);
+  p.colTiles = ceilDiv(shape[1], chip.tileCols);
+  int64_t rows = p.rowTiles * chip.tileRows, cols = p.colTiles * chip.tileCols;
+  llvm::Expected<Expression> expr = translateBody(op, 0);
+  if (!expr)
+    return op.emitError() << "cannot run on the tile engines: "
+                          << llvm::toString(expr.takeError());
+  p.expression = *expr;
+  if (p.expression.slots > target.dstTiles())
+    return op.emitError() << "the expression needs " << p.expression.slots
+                          << " Dst tiles; one acquire gives "
+                          << target.dstTiles();
+  SmallVector<std::pair<int64_t, TensorDecl>> tensors;
+  for (OpOperand &operand : op->getOpOperands()) {
+    bool output = op.isDpsInit(&operand);
+    bool broadcast = !output && isRowBroadcast(op, operand);
+    if (!output && !broadcast &&
+        !op.getMatchingIndexingMap(&operand).isIdentity())
+      return op.emitError() << "the tile target reads elementwise operands "
+                               "whole or broadcast along rows; operand #"
+                            << operand.getOperandNumber() << " is neither";
+    FailureOr<BlockArgument> arg = argumentOf(op, operand.get());
+    if (failed(arg))
+      return failure();
+    FailureOr<TensorDecl> t =
+        tensorFor(op, *arg, broadcast ? chip.tileRows : rows, cols, output);
+    if (failed(t))
+      return failure();
+    (output ? p.out : p.inputs.emplace_back()) = *t;
+    tensors.push_back({arg->getArgNumber(), *t});
+  }
+  llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
+  for (auto &[index, t] : tensors)
+    p.tensors.push_back(t);
+  return writeEltwiseProgram(p);
+}

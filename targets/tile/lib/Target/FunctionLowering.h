@@ -1,0 +1,69 @@
+//===- FunctionLowering.h - One function to one tile program ---*- C++ -*-===//
+//
+// The three shapes of functions strata-tile-lower turns into tile programs
+// (MatmulLowering.cpp, EltwiseLowering.cpp, RowLowering.cpp) and the
+// helpers they share (LowerToTile.cpp). Each reads the function's mapped
+// IR and the ops' schedules, fills a plan (Programs.h) and writes it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STRATA_TARGETS_TILE_FUNCTIONLOWERING_H
+#define STRATA_TARGETS_TILE_FUNCTIONLOWERING_H
+
+#include "Programs.h"
+
+#include "strata/Dialect/Tile/IR/TileChip.h"
+#include "strata/Schedule/Schedule.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace strata::tile {
+
+/// What lowering needs besides the function: the chip and the fidelity of
+/// the compute kernels.
+struct LoweringTarget {
+  const TileChip &chip;
+  std::string fidelity;
+  /// Dst tiles one acquire gives to an f32 accumulator.
+  int64_t dstTiles() const { return chip.dstCapacity(/*f32=*/true); }
+};
+
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// A program named after `fn` on the whole grid of `chip`.
+GridProgram gridProgram(mlir::func::FuncOp fn, const TileChip &chip);
+
+/// The DRAM tensor of function argument `arg` padded to `rows` x `cols`.
+mlir::FailureOr<TensorDecl> tensorFor(mlir::Operation *user,
+                                      mlir::BlockArgument arg, int64_t rows,
+                                      int64_t cols, bool output);
+/// The function argument `v` is, or failure with a message at `user`.
+mlir::FailureOr<mlir::BlockArgument> argumentOf(mlir::Operation *user,
+                                                mlir::Value v);
+/// True when `operand` of `op` is indexed by the last loop only: a row
+/// broadcast along the rows of a 2-D iteration space.
+bool isRowBroadcast(mlir::linalg::GenericOp op, mlir::OpOperand &operand);
+/// The op's scratchpad schedule, or failure (reported).
+mlir::FailureOr<Schedule> scratchpadScheduleOf(mlir::linalg::LinalgOp op);
+/// Reports that `fn` is not a shape the tile target lowers (`op`: the
+/// first op that does not fit, if any).
+mlir::LogicalResult unsupportedFunction(mlir::func::FuncOp fn,
+                                        mlir::Operation *op);
+
+/// A zero fill, a matmul and an optional elementwise epilogue.
+mlir::FailureOr<std::string>
+lowerMatmulFunction(const LoweringTarget &target, mlir::func::FuncOp fn,
+                    mlir::linalg::FillOp fill, mlir::linalg::MatmulOp matmul,
+                    mlir::linalg::LinalgOp epilogueOp);
+/// One elementwise op.
+mlir::FailureOr<std::string> lowerEltwiseFunction(const LoweringTarget &target,
+                                                  mlir::func::FuncOp fn,
+                                                  mlir::linalg::GenericOp op);
+/// Row reductions and elementwise passes over the rows of one 2-D shape.
+mlir::FailureOr<std::string>
+lowerRowFunction(const LoweringTarget &target, mlir::func::FuncOp fn,
+                 llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+
+} // namespace strata::tile
+
+#endif // STRATA_TARGETS_TILE_FUNCTIONLOWERING_H

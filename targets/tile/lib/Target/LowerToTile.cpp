@@ -1,0 +1,243 @@
+//===- LowerToTile.cpp - S5: mapped IR to tile programs -------------------===//
+//
+// Each public function of the mapped IR (on buffers, results as trailing
+// output arguments) becomes a tile.program of the same name whose DRAM
+// tensors are the function's arguments in order. The function must be one
+// of the shapes the tile kernels implement:
+//   - a zero fill and a 2-D linalg.matmul, optionally followed by an
+//     elementwise linalg.generic reading the product and row-broadcast
+//     vectors (bias) — the epilogue runs on the accumulator;
+//   - one elementwise linalg.generic over 2-D tensors (and row-broadcast
+//     vectors);
+//   - row reductions and elementwise ops over the rows of one 2-D shape
+//     (a softmax).
+// This file holds the pass, the choice among the shapes and the helpers
+// they share; each shape has its own file (FunctionLowering.h).
+// Every number comes from the op's #strata.schedule (blocks, k step, grid,
+// matrix tile, multicast) or from the chip (Dst capacity, grid, tile);
+// tensors whose shapes are not whole tiles are padded with zeros in DRAM.
+// The program is verified against the chip (L1 capacity included) by the
+// dialect's verifier after the pass.
+//
+//===----------------------------------------------------------------------===//
+#include "LowerToTile.h"
+#include "FunctionLowering.h"
+
+#include "strata/Dialect/Tile/IR/TileChip.h"
+#include "strata/Dialect/Tile/IR/TileDialect.h"
+#include "strata/Schedule/Attributes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace strata;
+using namespace strata::tile;
+
+/// The DRAM tensor of function argument `arg` padded to `rows` x `cols`.
+FailureOr<TensorDecl> strata::tile::tensorFor(Operation *user,
+                                              BlockArgument arg, int64_t rows,
+                                              int64_t cols, bool output) {
+  auto type = dyn_cast<MemRefType>(arg.getType());
+  Type element = type ? type.getElementType() : Type();
+  if (!type || !type.hasStaticShape() ||
+      !(element.isBF16() || element.isF32()) || type.getRank() > 2)
+    return user->emitError()
+           << "the tile target reads 1-D or 2-D bf16 or f32 tensors of static "
+              "shape; argument #"
+           << arg.getArgNumber() << " is " << arg.getType();
+  TensorDecl t;
+  t.name = "arg" + std::to_string(arg.getArgNumber());
+  t.output = output;
+  t.rows = rows;
+  t.cols = cols;
+  t.type = element.isBF16() ? "bf16" : "f32";
+  ArrayRef<int64_t> shape = type.getShape();
+  if (type.getRank() == 1 || shape[0] != rows || shape[1] != cols)
+    t.hostShape.assign(shape.begin(), shape.end());
+  t.replicateRows = type.getRank() == 1;
+  return t;
+}
+
+/// The function argument `v` is, or failure with a message at `user`.
+FailureOr<BlockArgument> strata::tile::argumentOf(Operation *user, Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+    return user->emitError() << "the tile target reads operands straight "
+                                "from DRAM: expected a function argument";
+  return arg;
+}
+
+/// True when input `i` of `op` is indexed by the last loop only: a row
+/// broadcast along the rows of a 2-D iteration space.
+bool strata::tile::isRowBroadcast(linalg::GenericOp op, OpOperand &operand) {
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  return op.getNumLoops() == 2 && map.getNumResults() == 1 &&
+         map.getResult(0) == getAffineDimExpr(1, op.getContext());
+}
+
+GridProgram strata::tile::gridProgram(func::FuncOp fn, const TileChip &chip) {
+  GridProgram program;
+  program.name = fn.getSymName().str();
+  program.rows = chip.rows;
+  program.cols = chip.cols;
+  program.tileRows = chip.tileRows;
+  program.tileCols = chip.tileCols;
+  return program;
+}
+
+LogicalResult strata::tile::unsupportedFunction(func::FuncOp fn,
+                                                Operation *op) {
+  InFlightDiagnostic diag =
+      fn.emitError() << "the tile target lowers a function made of a zero "
+                        "fill and a 2-D matmul (optionally followed by an "
+                        "elementwise epilogue), of one elementwise op on "
+                        "2-D tensors, or of row reductions and elementwise "
+                        "ops over the rows of one 2-D shape";
+  if (op)
+    diag.attachNote(op->getLoc()) << "not lowered: " << op->getName();
+  return diag;
+}
+
+FailureOr<Schedule> strata::tile::scratchpadScheduleOf(linalg::LinalgOp op) {
+  FailureOr<std::optional<Schedule>> s = getSchedule(op, op.getNumLoops());
+  if (failed(s))
+    return failure();
+  if (!*s || (*s)->tiles.empty() || (*s)->registerTile.empty())
+    return op->emitError() << "the tile target needs the op's scratchpad "
+                              "schedule (#strata.schedule from S3)";
+  return **s;
+}
+
+namespace {
+/// The program text of `fn` by its shape, or failure (reported).
+FailureOr<std::string> lowerFunction(const LoweringTarget &target,
+                                     func::FuncOp fn) {
+  SmallVector<linalg::LinalgOp> ops;
+  for (Operation &op : fn.getBody().front()) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      ops.push_back(linalgOp);
+    else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
+                  arith::ConstantOp>(op))
+      return unsupportedFunction(fn, &op);
+  }
+  auto opAt = [&](size_t i) {
+    return i < ops.size() ? ops[i].getOperation() : nullptr;
+  };
+  if (ops.size() <= 3 && isa_and_nonnull<linalg::FillOp>(opAt(0)) &&
+      isa_and_nonnull<linalg::MatmulOp>(opAt(1)))
+    return lowerMatmulFunction(target, fn,
+                               cast<linalg::FillOp>(ops[0].getOperation()),
+                               cast<linalg::MatmulOp>(ops[1].getOperation()),
+                               ops.size() == 3 ? ops[2] : linalg::LinalgOp());
+  bool reduces = llvm::any_of(
+      ops, [](linalg::LinalgOp op) { return op.getNumReductionLoops() > 0; });
+  if (ops.size() == 1 && isa<linalg::GenericOp>(opAt(0)) && !reduces)
+    return lowerEltwiseFunction(target, fn,
+                                cast<linalg::GenericOp>(ops[0].getOperation()));
+  if (reduces)
+    return lowerRowFunction(target, fn, ops);
+  return unsupportedFunction(fn, ops.empty() ? nullptr
+                                             : ops.front().getOperation());
+}
+
+struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerToTilePass)
+  LowerToTilePass() = default;
+  LowerToTilePass(const LowerToTilePass &other) : PassWrapper(other) {}
+  explicit LowerToTilePass(std::string fidelityName) {
+    fidelity = std::move(fidelityName);
+  }
+
+  StringRef getArgument() const override { return "strata-tile-lower"; }
+  StringRef getDescription() const override {
+    return "S5 of the tile target: each function of the mapped IR (a "
+           "scheduled matmul with its epilogue, or an elementwise op) "
+           "becomes a tile.program with reader, compute and writer kernels";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<TileDialect, arith::ArithDialect, scf::SCFDialect>();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::Expected<std::optional<hw::Description>> description =
+        tile::descriptionOf(module);
+    if (!description) {
+      module.emitError() << llvm::toString(description.takeError());
+      return signalPassFailure();
+    }
+    if (!*description) {
+      module.emitError() << "strata-tile-lower needs the chip's description "
+                            "(strata.hw) on the module";
+      return signalPassFailure();
+    }
+    llvm::Expected<TileChip> chip = TileChip::fromDescription(**description);
+    if (!chip) {
+      module.emitError() << llvm::toString(chip.takeError());
+      return signalPassFailure();
+    }
+    // Named elementwise ops (linalg.add, ...) as generics, keeping their
+    // schedules: the expression translator reads generic bodies.
+    IRRewriter rewriter(module.getContext());
+    SmallVector<linalg::LinalgOp> named;
+    module.walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::GenericOp, linalg::MatmulOp, linalg::FillOp>(
+              op.getOperation()))
+        named.push_back(op);
+    });
+    for (linalg::LinalgOp op : named) {
+      Attribute schedule = op->getAttr(kScheduleAttrName);
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::GenericOp> generic =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (succeeded(generic) && schedule)
+        (*generic)->setAttr(kScheduleAttrName, schedule);
+    }
+    LoweringTarget target{*chip, fidelity};
+    for (func::FuncOp fn :
+         llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+      if (fn.isExternal())
+        continue;
+      FailureOr<std::string> text = lowerFunction(target, fn);
+      if (failed(text))
+        return signalPassFailure();
+      Block parsed;
+      ParserConfig config(module.getContext(), /*verifyAfterParse=*/false);
+      if (failed(parseSourceString(*text, &parsed, config))) {
+        fn.emitError() << "internal error: the tile program written for @"
+                       << fn.getSymName() << " does not parse:\n"
+                       << *text;
+        return signalPassFailure();
+      }
+      // The program's ops report at the function they implement.
+      for (Operation &op : parsed)
+        op.walk([&](Operation *inner) { inner->setLoc(fn.getLoc()); });
+      module.getBody()->getOperations().splice(Block::iterator(fn),
+                                               parsed.getOperations());
+      fn.erase();
+    }
+  }
+
+  Option<std::string> fidelity{
+      *this, "fidelity",
+      llvm::cl::desc("Matrix-engine fidelity of the compute kernels"),
+      llvm::cl::init("HiFi2")};
+};
+} // namespace
+
+std::unique_ptr<Pass>
+strata::tile::createLowerToTilePass(llvm::StringRef fidelity) {
+  return std::make_unique<LowerToTilePass>(fidelity.str());
+}
+
+#ifndef STRATA_PLUGIN_MODULE
+static PassRegistration<LowerToTilePass> lowerToTilePass;
+#endif

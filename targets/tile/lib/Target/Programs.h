@@ -1,0 +1,133 @@
+//===- Programs.h - The tile programs S5 writes -----------------*- C++ -*-===//
+//
+// Plans of the programs the lowering writes (every number already decided:
+// by the core's schedule or by the chip) and the writers that turn a plan
+// into a tile.program in the dialect's syntax.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STRATA_TARGETS_TILE_PROGRAMS_H
+#define STRATA_TARGETS_TILE_PROGRAMS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace strata::tile {
+
+/// A DRAM tensor of a program: `rows` x `cols` elements (whole tiles); the
+/// host's shape when it differs (the runtime pads with zeros, or repeats a
+/// 1-D row in every row with `replicateRows`, and crops outputs).
+struct TensorDecl {
+  std::string name;
+  bool output = false;
+  int64_t rows = 0, cols = 0;
+  std::string type; // bf16 or f32
+  std::vector<int64_t> hostShape;
+  bool replicateRows = false;
+};
+
+/// An elementwise computation on Dst slots: operand 0.. are tiles of the
+/// program's buffers (for an epilogue, operand 0 is the accumulator, already
+/// in slot 0), each step one tile op.
+struct Expression {
+  struct Step {
+    enum Kind { Load, Binary, Unary } kind = Load;
+    int operand = 0; // Load: which operand
+    std::string op;  // Binary: add, sub, mul, max; Unary: exp, gelu, ...
+    int lhs = 0, rhs = 0;
+    int slot = 0; // the result's slot (Unary: in place)
+  };
+  std::vector<Step> steps;
+  int result = 0; // slot packed at the end
+  int slots = 1;  // Dst slots used
+};
+
+/// Translates the body of an elementwise linalg.generic whose inputs are
+/// operands `firstOperand`... (inputs before it are already in slots
+/// 0..firstOperand-1); an error names the op the tile engines lack.
+llvm::Expected<Expression> translateBody(mlir::linalg::GenericOp op,
+                                         int firstOperand);
+
+/// C = epilogue(A x B) on a rows x cols block of cores.
+struct MatmulPlan {
+  std::string name;
+  std::vector<TensorDecl> tensors; // declaration order (the function's)
+  TensorDecl a, b, c;
+  std::vector<TensorDecl> epilogueInputs; // row-broadcast (bias) tensors
+  Expression epilogue;                    // empty steps: none
+  int64_t mt = 0, nt = 0, kt = 0;         // padded extents, in tiles
+  int64_t rows = 1, cols = 1;             // cores used
+  int64_t mb = 1, nb = 1, kb = 1;         // block and k step, in tiles
+  int64_t stages = 2;                     // copies of A's and B's blocks
+  int64_t subblock = 1;                   // output tiles per Dst acquire
+  bool multicastA = false, multicastB = false;
+  int64_t tileRows = 32, tileCols = 32;
+  std::string fidelity;
+};
+std::string writeMatmulProgram(const MatmulPlan &plan);
+
+/// A program over the whole grid: its name, the grid and the tile shape.
+struct GridProgram {
+  std::string name;
+  int64_t rows = 1, cols = 1; // cores
+  int64_t tileRows = 32, tileCols = 32;
+};
+
+/// out = expression(inputs), tile by tile, round robin over the cores.
+struct EltwisePlan : GridProgram {
+  std::vector<TensorDecl> tensors; // declaration order (the function's)
+  std::vector<TensorDecl> inputs;  // the expression's operands
+  TensorDecl out;
+  Expression expression;
+  int64_t rowTiles = 0, colTiles = 0; // of the output
+  int64_t depth = 2;                  // tiles each buffer holds
+};
+std::string writeEltwiseProgram(const EltwisePlan &plan);
+
+/// Row-wise programs (a softmax): core t mod (rows x cols) owns tile-row
+/// t; per row the reader brings the row's tiles of every 2-D input, the
+/// compute kernel runs the steps on the row held in L1, the writer writes
+/// the last step's row.
+struct RowPlan : GridProgram {
+  /// A buffer of the program: `tiles` tiles of `type`.
+  struct Buffer {
+    std::string name, type;
+    int64_t tiles = 1;
+    bool vector = false; // one tile holding a value per row in column 0
+  };
+  /// A reduction of a row into a vector, or an elementwise step.
+  struct Step {
+    std::string reduce;                // "sum" or "max"; "" elementwise
+    std::vector<std::string> operands; // buffers
+    std::string result;                // buffer ("out": the output)
+    Expression expression;             // elementwise steps
+  };
+  std::vector<TensorDecl> tensors;
+  std::vector<std::pair<TensorDecl, std::string>> inputs; // tensor, buffer
+  TensorDecl out;
+  std::vector<Buffer> buffers; // inputs' first, then results, then "out"
+  std::vector<Step> steps;
+  int64_t rowTiles = 0, colTiles = 0;
+};
+llvm::Expected<std::string> writeRowProgram(const RowPlan &plan);
+
+/// Shared by the writers: the declaration of a DRAM tensor.
+std::string declareTensor(const TensorDecl &tensor);
+/// The Dst ops of `expr` for one output tile: operand k is tile
+/// `tiles[k]` of buffer `buffers[k]`, slots are counted from `base` (an
+/// index value; "" for 0). Operands marked in `broadcast` hold a vector in
+/// column 0 of their tile, broadcast along the columns: they may only be
+/// the second operand of a binary op whose first is an operand too.
+class KernelText;
+llvm::Error emitExpression(KernelText &k, const Expression &expr,
+                           const std::vector<std::string> &buffers,
+                           const std::vector<std::string> &tiles,
+                           const std::string &base,
+                           const std::vector<bool> &broadcast = {});
+
+} // namespace strata::tile
+
+#endif // STRATA_TARGETS_TILE_PROGRAMS_H

@@ -1,0 +1,188 @@
+//===- RowLowering.cpp - Row reductions and passes
+//--------------------------===//
+//
+// A function of row reductions (sum from 0, max from -inf) and elementwise
+// passes over the rows of one 2-D shape, as S1 makes of a softmax,
+// becomes the row program (RowProgram.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "FunctionLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace strata;
+using namespace strata::tile;
+
+/// A function of row reductions and elementwise ops over the rows of 2-D
+/// tensors (a softmax, after bufferization: buffers are reused, so each
+/// op's result is tracked as the buffer's current contents).
+FailureOr<std::string>
+strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
+                               ArrayRef<linalg::LinalgOp> ops) {
+  const TileChip &chip = target.chip;
+  RowPlan p;
+  static_cast<GridProgram &>(p) = gridProgram(fn, chip);
+  DenseMap<Value, std::string> contents; // memref -> buffer
+  DenseMap<Value, Value> fills;          // memref -> fill value
+  SmallVector<std::pair<int64_t, TensorDecl>> tensors;
+  int64_t rows = -1, cols = -1;
+  // A vector takes one tile, a row `rowsHeld` rows of tiles.
+  auto addBuffer = [&](std::string name, std::string type, bool vector,
+                       int64_t rowsHeld) {
+    p.buffers.push_back(
+        {name, type, vector ? 1 : p.colTiles * rowsHeld, vector});
+    return name;
+  };
+  // The buffer holding `v`'s contents; a function argument not written
+  // yet is an input read from DRAM.
+  auto bufferOf = [&](Operation *user, Value v,
+                      bool vector) -> FailureOr<std::string> {
+    auto it = contents.find(v);
+    if (it != contents.end())
+      return it->second;
+    FailureOr<BlockArgument> arg = argumentOf(user, v);
+    if (failed(arg))
+      return failure();
+    if (vector)
+      return user->emitError() << "the tile target reads row programs' "
+                                  "vectors from the program itself, not "
+                                  "from DRAM";
+    FailureOr<TensorDecl> t =
+        tensorFor(user, *arg, p.rowTiles * p.tileRows, cols, false);
+    if (failed(t))
+      return failure();
+    // Two rows: the reader fetches the next row during this one.
+    std::string name =
+        addBuffer("in" + std::to_string(p.inputs.size()), t->type, false, 2);
+    p.inputs.push_back({*t, name});
+    tensors.push_back({arg->getArgNumber(), *t});
+    contents[v] = name;
+    return name;
+  };
+  auto last = llvm::find_if(llvm::reverse(ops), [](linalg::LinalgOp op) {
+    return isa<linalg::GenericOp>(op.getOperation());
+  });
+  for (linalg::LinalgOp op : ops) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
+      fills[fill.getDpsInits()[0]] = fill.getInputs()[0];
+      continue;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || generic.getNumDpsInits() != 1)
+      return unsupportedFunction(fn, op);
+    Value out = generic.getDpsInits()[0];
+    auto outType = cast<MemRefType>(out.getType());
+    if (rows < 0) {
+      auto in = dyn_cast<MemRefType>(generic.getInputs()[0].getType());
+      if (!in || in.getRank() != 2)
+        return unsupportedFunction(fn, op);
+      rows = in.getShape()[0];
+      cols = in.getShape()[1];
+      if (cols % chip.tileCols)
+        return generic.emitError()
+               << "the tile target reduces rows of whole tiles: " << cols
+               << " columns are not a multiple of " << chip.tileCols
+               << " (padding would enter the reduction)";
+      p.rowTiles = ceilDiv(rows, chip.tileRows);
+      p.colTiles = cols / chip.tileCols;
+    }
+    // Every operand is a rows x cols tensor or a value per row.
+    for (Value operand : generic->getOperands()) {
+      auto type = cast<MemRefType>(operand.getType());
+      if (type.getShape() != ArrayRef<int64_t>{rows, cols} &&
+          type.getShape() != ArrayRef<int64_t>{rows})
+        return generic.emitError()
+               << "the tile target's row programs work on " << rows << "x"
+               << cols << " tensors and vectors of " << rows
+               << " values; an operand is " << operand.getType();
+    }
+    bool vectorResult = outType.getRank() == 1;
+    RowPlan::Step step;
+    if (generic.getNumReductionLoops() > 0) {
+      // out[i] = combine(in[i, j], out[i]) from a fill of the identity.
+      Operation *combine =
+          generic.getBody()->getTerminator()->getOperand(0).getDefiningOp();
+      bool max = isa_and_nonnull<arith::MaxNumFOp, arith::MaximumFOp>(combine);
+      bool sum = isa_and_nonnull<arith::AddFOp>(combine);
+      Value init = fills.lookup(out);
+      auto initValue =
+          init ? init.getDefiningOp<arith::ConstantOp>() : arith::ConstantOp();
+      auto initFloat =
+          initValue ? dyn_cast<FloatAttr>(initValue.getValue()) : FloatAttr();
+      bool identity =
+          initFloat && (sum ? initFloat.getValue().isZero()
+                            : initFloat.getValue().isNaN() ||
+                                  initFloat.getValue().isInfinity() ||
+                                  initFloat.getValueAsDouble() < -1e30);
+      if ((!max && !sum) || !identity || generic.getNumLoops() != 2 ||
+          !vectorResult)
+        return generic.emitError()
+               << "the tile target reduces rows by sum (from 0) or max "
+                  "(from -inf) into a vector";
+      FailureOr<std::string> src =
+          bufferOf(generic, generic.getInputs()[0], false);
+      if (failed(src))
+        return failure();
+      step.reduce = max ? "max" : "sum";
+      step.operands = {*src};
+    } else {
+      llvm::Expected<Expression> expr = translateBody(generic, 0);
+      if (!expr)
+        return generic.emitError() << "cannot run on the tile engines: "
+                                   << llvm::toString(expr.takeError());
+      if (expr->slots > target.dstTiles())
+        return generic.emitError()
+               << "the expression needs " << expr->slots
+               << " Dst tiles; one acquire gives " << target.dstTiles();
+      step.expression = *expr;
+      for (OpOperand *operand : generic.getDpsInputOperands()) {
+        AffineMap map = generic.getMatchingIndexingMap(operand);
+        bool vector =
+            map.getNumResults() == 1 &&
+            map.getResult(0) == getAffineDimExpr(0, generic.getContext());
+        if (!map.isIdentity() && !vector)
+          return generic.emitError()
+                 << "the tile target's row programs read operands whole or "
+                    "as a value per row; operand #"
+                 << operand->getOperandNumber() << " is neither";
+        FailureOr<std::string> buffer =
+            bufferOf(generic, operand->get(), vector);
+        if (failed(buffer))
+          return failure();
+        step.operands.push_back(*buffer);
+      }
+    }
+    if (op == *last) {
+      if (vectorResult)
+        return generic.emitError() << "the tile target's row programs end "
+                                      "with a 2-D result";
+      FailureOr<BlockArgument> arg = argumentOf(generic, out);
+      if (failed(arg))
+        return failure();
+      FailureOr<TensorDecl> t =
+          tensorFor(generic, *arg, p.rowTiles * p.tileRows, cols, true);
+      if (failed(t))
+        return failure();
+      p.out = *t;
+      tensors.push_back({arg->getArgNumber(), *t});
+      step.result = "out";
+    } else {
+      step.result = addBuffer("r" + std::to_string(p.steps.size()), "f32",
+                              vectorResult, 1);
+      contents[out] = step.result;
+    }
+    p.steps.push_back(step);
+  }
+  p.buffers.push_back({"out", p.out.type, 2, false});
+  llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
+  for (auto &[index, t] : tensors)
+    p.tensors.push_back(t);
+  llvm::Expected<std::string> text = writeRowProgram(p);
+  if (!text)
+    return fn.emitError() << "cannot run on the tile engines: "
+                          << llvm::toString(text.takeError());
+  return *text;
+}

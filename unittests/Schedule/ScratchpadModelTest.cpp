@@ -1,0 +1,213 @@
+//===- ScratchpadModelTest.cpp - Schedules for grids of scratchpads -------===//
+//
+// The scratchpad model on the shipped tile-grid description and on copies
+// of it with one field changed: the schedule must follow the description
+// (grid size, scratchpad capacity, DRAM bandwidth) in the expected
+// direction, account the scratchpad exactly, and say what does not fit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestSupport.h"
+
+#include "strata/Schedule/ScratchpadModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+using namespace strata::test;
+
+namespace {
+
+const char *kChip = "tile-wormhole-n150";
+
+/// The shipped description with `edit` applied to its JSON.
+hw::Description edited(const std::function<void(nlohmann::json &)> &edit) {
+  hw::Description chip = loadShipped(kChip);
+  nlohmann::json doc = chip.document;
+  edit(doc);
+  hw::LoadResult result = hw::parseDescription(doc.dump(), "<edited>");
+  EXPECT_TRUE(result) << result.formatErrors();
+  return result ? *result.description : hw::Description();
+}
+
+nlohmann::json &scratchpad(nlohmann::json &doc) {
+  for (nlohmann::json &mem : doc["memory"])
+    if (mem["kind"] == "scratchpad")
+      return mem;
+  ADD_FAILURE() << "no scratchpad";
+  return doc;
+}
+
+/// bf16 x bf16 -> `out` matmul of m x n x k.
+LoopNest bf16Matmul(int64_t m, int64_t n, int64_t k,
+                    const std::string &out = "bf16") {
+  LoopNest nest = matmulNest(m, n, k);
+  nest.elementTypes = {"bf16", "bf16", out};
+  nest.elementBytes = out == "bf16" ? 2 : 4;
+  return nest;
+}
+
+Schedule schedule(const LoopNest &nest, const hw::Description &chip) {
+  llvm::Expected<Schedule> s =
+      chooseScratchpadSchedule(nest, chip, "linalg.matmul");
+  EXPECT_TRUE(bool(s)) << (s ? "" : llvm::toString(s.takeError()));
+  return s ? *s : Schedule();
+}
+
+int64_t footprint(const Schedule &s) {
+  return s.footprints.empty() ? 0 : s.footprints.front().second;
+}
+
+/// The scratchpad bytes of a matmul schedule, recomputed from its sizes:
+/// A and B blocks times the stages, the partial sums (f32) when k takes
+/// more than one step, two rows of output tiles, two 16-byte words per
+/// multicast operand.
+int64_t accounted(const Schedule &s, int64_t k, int64_t outBytes) {
+  const std::vector<int64_t> &b = s.tiles.front().sizes;
+  int64_t partial = b[2] < k ? b[0] * b[1] * 4 : 0;
+  return s.stages * (b[0] * b[2] + b[2] * b[1]) * 2 + partial +
+         2 * b[1] * 32 * outBytes + int64_t(s.multicast.size()) * 2 * 16;
+}
+
+TEST(ScratchpadModel, FindsTheGridScratchpad) {
+  hw::Description chip = loadShipped(kChip);
+  const hw::MemoryLevel *pad = gridScratchpad(chip);
+  ASSERT_NE(pad, nullptr);
+  EXPECT_EQ(pad->kind, "scratchpad");
+  UnitGrid grid = unitGrid(chip, *pad);
+  EXPECT_EQ(grid.rows, 8);
+  EXPECT_EQ(grid.cols, 8);
+  // Chips with caches keep the cache model.
+  EXPECT_EQ(gridScratchpad(loadShipped("host-x86-avx512")), nullptr);
+}
+
+TEST(ScratchpadModel, LargeMatmulFillsTheGridAndFitsExactly) {
+  hw::Description chip = loadShipped(kChip);
+  Schedule s = schedule(bf16Matmul(4096, 4096, 4096), chip);
+  EXPECT_EQ(s.kind, "contraction");
+  EXPECT_EQ(s.gridLevel, "core");
+  // 8 x 8 units, 512 x 512 elements each.
+  EXPECT_EQ(s.grid[0], 512);
+  EXPECT_EQ(s.grid[1], 512);
+  EXPECT_EQ(s.registerTile, (std::vector<int64_t>{32, 32, 32}));
+  EXPECT_EQ(s.matrixIntrinsic, "matmul_tiles_bf16_f32acc");
+  EXPECT_EQ(s.multicast, (std::vector<int64_t>{0, 1}));
+  ASSERT_EQ(s.tiles.size(), 1u);
+  const std::vector<int64_t> &block = s.tiles.front().sizes;
+  EXPECT_EQ(512 % block[0], 0);
+  EXPECT_EQ(512 % block[1], 0);
+  EXPECT_EQ(4096 % block[2], 0);
+  EXPECT_GE(s.stages, 2);
+  EXPECT_EQ(footprint(s), accounted(s, 4096, 2));
+  EXPECT_LE(footprint(s), scratchpad(chip.document)["capacity_bytes"]);
+}
+
+TEST(ScratchpadModel, SmallerGridGivesLargerPartsAndSlowerPrediction) {
+  hw::Description chip = loadShipped(kChip);
+  hw::Description small = edited([](nlohmann::json &doc) {
+    doc["compute"][1]["count"] = 4;
+    doc["compute"][2]["count"] = 4;
+  });
+  LoopNest nest = bf16Matmul(2048, 2048, 2048);
+  Schedule full = schedule(nest, chip), quarter = schedule(nest, small);
+  EXPECT_EQ(full.grid[0], 256);
+  EXPECT_EQ(quarter.grid[0], 512);
+  EXPECT_GT(quarter.predictedSeconds, 3 * full.predictedSeconds);
+}
+
+TEST(ScratchpadModel, SmallerScratchpadGivesSmallerBlocks) {
+  hw::Description chip = loadShipped(kChip);
+  int64_t capacity = 256 * 1024;
+  hw::Description small = edited([&](nlohmann::json &doc) {
+    scratchpad(doc)["capacity_bytes"] = capacity;
+  });
+  LoopNest nest = bf16Matmul(4096, 4096, 4096);
+  Schedule big = schedule(nest, chip), tight = schedule(nest, small);
+  EXPECT_LE(footprint(tight), capacity);
+  EXPECT_EQ(footprint(tight), accounted(tight, 4096, 2));
+  auto volume = [](const Schedule &s) {
+    const std::vector<int64_t> &b = s.tiles.front().sizes;
+    return b[0] * b[1];
+  };
+  EXPECT_LT(volume(tight), volume(big));
+  EXPECT_GE(tight.predictedSeconds, big.predictedSeconds);
+}
+
+TEST(ScratchpadModel, SlowerDramGivesSlowerPrediction) {
+  hw::Description chip = loadShipped(kChip);
+  hw::Description slow = edited([](nlohmann::json &doc) {
+    for (nlohmann::json &mem : doc["memory"])
+      if (mem["kind"] == "dram")
+        mem["bandwidth_bytes_per_s"] = 1e10;
+  });
+  LoopNest nest = bf16Matmul(1024, 1024, 1024);
+  Schedule fast = schedule(nest, chip), starved = schedule(nest, slow);
+  EXPECT_GT(starved.predictedSeconds, 5 * fast.predictedSeconds);
+  EXPECT_EQ(starved.bound, "memory");
+  // Starved of DRAM, reading each operand once pays: both are multicast.
+  EXPECT_EQ(starved.multicast, (std::vector<int64_t>{0, 1}));
+}
+
+TEST(ScratchpadModel, OverflowNamesBuffersCapacityAndOp) {
+  hw::Description tiny = edited(
+      [](nlohmann::json &doc) { scratchpad(doc)["capacity_bytes"] = 8192; });
+  llvm::Expected<Schedule> s = chooseScratchpadSchedule(
+      bf16Matmul(256, 256, 256), tiny, "linalg.matmul");
+  ASSERT_FALSE(bool(s));
+  std::string message = llvm::toString(s.takeError());
+  EXPECT_NE(message.find("'linalg.matmul' does not fit in scratchpad 'l1'"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("8192 bytes"), std::string::npos) << message;
+  // a 2 x 2 KB, b 2 x 2 KB, partial sums 4 KB, output 2 x 2 KB.
+  EXPECT_NE(message.find("need 16384 bytes"), std::string::npos) << message;
+  EXPECT_NE(message.find("partial sums 1 x 1x1 tiles = 4096 B"),
+            std::string::npos)
+      << message;
+}
+
+TEST(ScratchpadModel, OperandTypesWithoutIntrinsicAreRejected) {
+  LoopNest nest = bf16Matmul(256, 256, 256, "f32");
+  nest.elementTypes = {"f32", "f32", "f32"};
+  llvm::Expected<Schedule> s =
+      chooseScratchpadSchedule(nest, loadShipped(kChip), "linalg.matmul");
+  ASSERT_FALSE(bool(s));
+  std::string message = llvm::toString(s.takeError());
+  EXPECT_NE(message.find("no matrix intrinsic"), std::string::npos) << message;
+  EXPECT_NE(message.find("f32 x f32"), std::string::npos) << message;
+}
+
+TEST(ScratchpadModel, ElementwiseMovesWholeTiles) {
+  LoopNest nest = elementwiseNest(512, 512, 2);
+  nest.elementTypes.assign(3, "bf16");
+  Schedule s = schedule(nest, loadShipped(kChip));
+  EXPECT_EQ(s.kind, "elementwise");
+  EXPECT_EQ(s.registerTile, (std::vector<int64_t>{32, 32}));
+  // Whole tiles per step; two steps of the three operands fit.
+  int64_t step = s.tiles.front().sizes[1] / 32;
+  EXPECT_GE(step, 1);
+  EXPECT_EQ(footprint(s), 2 * step * 3 * 2048);
+}
+
+TEST(ScratchpadModel, RowReductionKeepsWholeRows) {
+  LoopNest nest;
+  nest.extents = {256, 1024};
+  nest.reduction = {false, true};
+  nest.operands = {{{0, 1}, false}, {{0}, true}};
+  nest.elementTypes = {"bf16", "f32"};
+  Schedule s = schedule(nest, loadShipped(kChip));
+  EXPECT_EQ(s.kind, "reduction");
+  EXPECT_EQ(s.tiles.front().sizes, (std::vector<int64_t>{32, 1024}));
+  // 32 bf16 tiles of the row and one f32 tile of the result.
+  EXPECT_EQ(footprint(s), 32 * 2048 + 4096);
+  // A row that does not fit is an error naming its size.
+  nest.extents = {256, 1 << 20};
+  llvm::Expected<Schedule> tooLong =
+      chooseScratchpadSchedule(nest, loadShipped(kChip), "linalg.generic");
+  ASSERT_FALSE(bool(tooLong));
+  EXPECT_NE(
+      llvm::toString(tooLong.takeError()).find("a row of 32768 input tiles"),
+      std::string::npos);
+}
+
+} // namespace
