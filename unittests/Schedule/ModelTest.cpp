@@ -99,32 +99,35 @@ MatmulPlan planMatmul(const hw::Description &chip, int64_t M, int64_t N,
   p.gridM = roundUp(ceilDiv(M, p.parts), p.mr);
   p.partM = p.parts > 1 ? p.gridM : M;
   p.partN = N;
-  // L1 keeps a kc x nr panel of B and an mr x kc panel of A in half of it.
+  // L1 keeps a kc x nr panel of B and an mr x kc panel of A in half of it;
+  // k's tile is the largest divisor of K down to half of that, when there
+  // is one (no partial tile), else balanced.
   p.kcFit = std::clamp<int64_t>(
       int64_t(capacityPerUnit(chip, "l1") / 2) / ((p.nr + p.mr) * eb), 1, K);
+  p.kc = balance(K, p.kcFit, 1);
+  for (int64_t d = p.kcFit; d * 2 >= p.kcFit; --d)
+    if (K % d == 0) {
+      p.kc = d;
+      break;
+    }
   // L2 keeps the mc x nc output tile, the kc x nc panel of B and the mc x kc
   // block of A in half of it: mc*nc + kc*(mc + nc) <= budget elements. With
   // mc = nc = side: side^2 + 2 kc side = budget. nc is side in whole
-  // register tiles; mc then takes what is left, in whole register tiles.
+  // register tiles, balanced, then made an odd number of register tiles
+  // (one more); mc takes what is left, in whole register tiles, balanced.
   double budget = capacityPerUnit(chip, "l2") / 2 / double(eb);
-  double side =
-      -double(p.kcFit) + std::sqrt(double(p.kcFit) * p.kcFit + budget);
+  double side = -double(p.kc) + std::sqrt(double(p.kc) * p.kc + budget);
   p.ncFit = std::clamp<int64_t>(int64_t(side) / p.nr * p.nr, p.nr,
                                 roundUp(p.partN, p.nr));
-  int64_t rows =
-      int64_t((budget - double(p.kcFit * p.ncFit)) / double(p.ncFit + p.kcFit));
+  p.nc = balance(p.partN, p.ncFit, p.nr);
+  EXPECT_EQ(ceilDiv(p.partN, p.nc), ceilDiv(p.partN, p.ncFit));
+  if (p.nc / p.nr > 1 && (p.nc / p.nr) % 2 == 0)
+    p.nc += p.nc < roundUp(p.partN, p.nr) ? p.nr : -p.nr;
+  int64_t rows = int64_t((budget - double(p.kc * p.nc)) / double(p.nc + p.kc));
   p.mcFit =
       std::clamp<int64_t>(rows / p.mr * p.mr, p.mr, roundUp(p.partM, p.mr));
-  // Balancing keeps the number of tiles and spreads the extent over them.
-  p.kc = balance(K, p.kcFit, 1);
   p.mc = balance(p.partM, p.mcFit, p.mr);
-  p.nc = balance(p.partN, p.ncFit, p.nr);
-  EXPECT_EQ(ceilDiv(K, p.kc), ceilDiv(K, p.kcFit));
   EXPECT_EQ(ceilDiv(p.partM, p.mc), ceilDiv(p.partM, p.mcFit));
-  EXPECT_EQ(ceilDiv(p.partN, p.nc), ceilDiv(p.partN, p.ncFit));
-  // An odd number of register tiles per packed row of B.
-  if (p.nc / p.nr > 1 && (p.nc / p.nr) % 2 == 0)
-    p.nc -= p.nr;
   return p;
 }
 
@@ -175,21 +178,16 @@ void expectMatmulSchedule(const hw::Description &chip, const Schedule &s,
   EXPECT_GE(s.grid[0] * p.parts, M);
   EXPECT_LT((s.grid[0] - p.mr) * p.parts, M); // the smallest such tile
 
-  // What each level keeps fits the half the model sized it for. The
-  // footprints are those of the tiles before balancing; balancing and the
-  // odd rule only shrink tiles, so the final tiles fit too.
+  // What each level keeps fits the half the model sized it for.
   double l1Half = capacityPerUnit(chip, "l1") / 2;
   double l2Half = capacityPerUnit(chip, "l2") / 2;
-  EXPECT_EQ(footprint(s, "l1"), l1Bytes(p, p.kcFit));
+  EXPECT_EQ(footprint(s, "l1"), l1Bytes(p, p.kc));
   EXPECT_LE(footprint(s, "l1"), l1Half);
-  EXPECT_EQ(footprint(s, "l2"), l2Bytes(p.kcFit, p.mcFit, p.ncFit));
+  EXPECT_EQ(footprint(s, "l2"), l2Bytes(p.kc, p.mc, p.nc));
   EXPECT_LE(footprint(s, "l2"), l2Half);
   EXPECT_EQ(footprint(s, "l3"), -1);
   EXPECT_LE(p.kc, p.kcFit);
   EXPECT_LE(p.mc, p.mcFit);
-  EXPECT_LE(p.nc, p.ncFit);
-  EXPECT_LE(l1Bytes(p, p.kc), l1Half);
-  EXPECT_LE(l2Bytes(p.kc, p.mc, p.nc), l2Half);
   EXPECT_EQ(footprint(s, "registers"), registersUsed(p.block));
   EXPECT_LE(footprint(s, "registers"), chip.vector->registers);
 }
@@ -288,25 +286,25 @@ TEST(ScheduleModel, MatmulAvx512) {
   const int64_t M = 4096, N = 4096, K = 4096;
   // 16 f32 lanes, register block 6 x 4 vectors: mr 6, nr 64.
   // 2 cores: m split 4096 / 2 = 2048 -> 2052 (342 tiles of 6); n whole.
-  // l1 48 KiB per core: 24576 / ((64 + 6) * 4) = 87.
+  // l1 48 KiB per core: 24576 / ((64 + 6) * 4) = 87; the largest divisor
+  //   of 4096 from 44 to 87: kc 64.
   // l2 1 MiB per core: budget 524288 / 4 = 131072 elements;
-  //   side = -87 + sqrt(87^2 + 131072) = -87 + 372.3 = 285 -> nc 256;
-  //   mc: (131072 - 87 * 256) / (256 + 87) = 108800 / 343 = 317 -> 312.
-  //   Footprint (312 * 256 + 87 * (312 + 256)) * 4 = 517152 <= 524288.
-  // Balance: k 4096 in 48 tiles of 87 -> 4096 / 48 = 86;
-  //   m 2052 in 7 tiles of 312 -> 2052 / 7 = 294 (49 x 6);
-  //   n 4096 in 16 tiles of 256 -> 256, 4 register tiles: even, so 192.
+  //   side = -64 + sqrt(64^2 + 131072) = -64 + 367.7 = 303 -> 256;
+  //   n 4096 in 16 tiles of 256 -> 256, 4 register tiles: even, so 320;
+  //   mc: (131072 - 64 * 320) / (320 + 64) = 110592 / 384 = 288;
+  //   m 2052 in 8 tiles of 288 -> 257 -> 258.
+  //   Footprint (258 * 320 + 64 * (258 + 320)) * 4 = 478208 <= 524288.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 64);
   EXPECT_EQ(p.gridM, 2052);
   EXPECT_EQ(p.kcFit, 87);
   EXPECT_EQ(p.ncFit, 256);
-  EXPECT_EQ(p.mcFit, 312);
-  EXPECT_EQ(l2Bytes(p.kcFit, p.mcFit, p.ncFit), 517152);
-  EXPECT_EQ(p.kc, 86);
-  EXPECT_EQ(p.mc, 294);
-  EXPECT_EQ(p.nc, 192);
+  EXPECT_EQ(p.mcFit, 288);
+  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc), 478208);
+  EXPECT_EQ(p.kc, 64);
+  EXPECT_EQ(p.mc, 258);
+  EXPECT_EQ(p.nc, 320);
   expectMatmulSchedule(chip, chooseSchedule(matmulNest(M, N, K), chip), p, M);
 }
 
@@ -316,25 +314,25 @@ TEST(ScheduleModel, MatmulAvx2) {
   const int64_t M = 4096, N = 4096, K = 4096;
   // 8 f32 lanes, register block 6 x 2 vectors: mr 6, nr 16.
   // 8 cores: m split 4096 / 8 = 512 -> 516; n whole.
-  // l1 32 KiB per core: 16384 / ((16 + 6) * 4) = 186.
+  // l1 32 KiB per core: 16384 / ((16 + 6) * 4) = 186; the largest divisor
+  //   of 4096 from 93 to 186: kc 128.
   // l2 256 KiB per core: budget 131072 / 4 = 32768 elements;
-  //   side = -186 + sqrt(186^2 + 32768) = -186 + 259.5 = 73 -> nc 64;
-  //   mc: (32768 - 186 * 64) / (64 + 186) = 20864 / 250 = 83 -> 78.
-  //   Footprint (78 * 64 + 186 * (78 + 64)) * 4 = 125616 <= 131072.
-  // Balance: k 4096 in 23 tiles of 186 -> 4096 / 23 = 179;
-  //   m 516 in 7 tiles of 78 -> 516 / 7 = 74 -> 78;
-  //   n 4096 in 64 tiles of 64 -> 64, 4 register tiles: even, so 48.
+  //   side = -128 + sqrt(128^2 + 32768) = -128 + 221.7 = 93 -> 80, 5
+  //   register tiles: odd, kept;
+  //   mc: (32768 - 128 * 80) / (80 + 128) = 22528 / 208 = 108;
+  //   m 516 in 5 tiles of 108 -> 104 -> 108.
+  //   Footprint (108 * 80 + 128 * (108 + 80)) * 4 = 130816 <= 131072.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 16);
   EXPECT_EQ(p.gridM, 516);
   EXPECT_EQ(p.kcFit, 186);
-  EXPECT_EQ(p.ncFit, 64);
-  EXPECT_EQ(p.mcFit, 78);
-  EXPECT_EQ(l2Bytes(p.kcFit, p.mcFit, p.ncFit), 125616);
-  EXPECT_EQ(p.kc, 179);
-  EXPECT_EQ(p.mc, 78);
-  EXPECT_EQ(p.nc, 48);
+  EXPECT_EQ(p.ncFit, 80);
+  EXPECT_EQ(p.mcFit, 108);
+  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc), 130816);
+  EXPECT_EQ(p.kc, 128);
+  EXPECT_EQ(p.mc, 108);
+  EXPECT_EQ(p.nc, 80);
   expectMatmulSchedule(chip, chooseSchedule(matmulNest(M, N, K), chip), p, M);
 }
 
@@ -376,19 +374,18 @@ TEST(ScheduleModel, MatmulFollowsTheL1Capacity) {
   hw::MemoryLevel *l1 = findLevel(chip, "l1");
   ASSERT_NE(l1, nullptr);
   l1->capacityBytes *= 2;
-  // 96 KiB: 49152 / 280 = 175 instead of 87.
-  // l2: side = -175 + sqrt(175^2 + 131072) = -175 + 402.1 = 227 -> 192;
-  //   mc: (131072 - 175 * 192) / (192 + 175) = 97472 / 367 = 265 -> 264.
-  // Balance: k 4096 in 24 tiles of 175 -> 171; m 2052 in 8 tiles of 264
-  //   -> 257 -> 258; n 4096 in 22 tiles of 192 -> 187 -> 192, 3 register
-  //   tiles: odd, kept.
+  // 96 KiB: 49152 / 280 = 175 instead of 87; the largest divisor of 4096
+  //   from 88 to 175: kc 128 instead of 64.
+  // l2: side = -128 + sqrt(128^2 + 131072) = -128 + 384 = 256, 4 register
+  //   tiles: even, so 320; mc: (131072 - 128 * 320) / (320 + 128) = 201
+  //   -> 198; m 2052 in 11 tiles of 198 -> 187 -> 192.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.kcFit, 175);
-  EXPECT_EQ(p.ncFit, 192);
-  EXPECT_EQ(p.mcFit, 264);
-  EXPECT_EQ(p.kc, 171);
-  EXPECT_EQ(p.mc, 258);
-  EXPECT_EQ(p.nc, 192);
+  EXPECT_EQ(p.ncFit, 256);
+  EXPECT_EQ(p.mcFit, 198);
+  EXPECT_EQ(p.kc, 128);
+  EXPECT_EQ(p.mc, 192);
+  EXPECT_EQ(p.nc, 320);
   Schedule bigger = chooseSchedule(matmulNest(M, N, K), chip);
   expectMatmulSchedule(chip, bigger, p, M);
   ASSERT_EQ(base.tiles.size(), 2u);
@@ -404,20 +401,20 @@ TEST(ScheduleModel, MatmulFollowsTheL2Capacity) {
   hw::MemoryLevel *l2 = findLevel(chip, "l2");
   ASSERT_NE(l2, nullptr);
   l2->capacityBytes *= 2;
-  // 2 MiB: kc stays 87 (86 balanced); budget 262144 elements;
-  //   side = -87 + sqrt(87^2 + 262144) = -87 + 519.3 = 432 -> 384;
-  //   mc: (262144 - 87 * 384) / (384 + 87) = 228736 / 471 = 485 -> 480.
-  //   Footprint (480 * 384 + 87 * (480 + 384)) * 4 = 1037952 <= 1048576.
-  // Balance: m 2052 in 5 tiles of 480 -> 411 -> 414; n 4096 in 11 tiles
-  //   of 384 -> 373 -> 384, 6 register tiles: even, so 320.
+  // 2 MiB: kc stays 64; budget 262144 elements;
+  //   side = -64 + sqrt(64^2 + 262144) = -64 + 516.0 = 452 -> 448, 7
+  //   register tiles: odd; n 4096 in 10 tiles of 448 -> 410 -> 448;
+  //   mc: (262144 - 64 * 448) / (448 + 64) = 456;
+  //   m 2052 in 5 tiles of 456 -> 411 -> 414.
+  //   Footprint (414 * 448 + 64 * (414 + 448)) * 4 = 962560 <= 1048576.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.kcFit, 87);
-  EXPECT_EQ(p.ncFit, 384);
-  EXPECT_EQ(p.mcFit, 480);
-  EXPECT_EQ(l2Bytes(p.kcFit, p.mcFit, p.ncFit), 1037952);
-  EXPECT_EQ(p.kc, 86);
+  EXPECT_EQ(p.ncFit, 448);
+  EXPECT_EQ(p.mcFit, 456);
+  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc), 962560);
+  EXPECT_EQ(p.kc, 64);
   EXPECT_EQ(p.mc, 414);
-  EXPECT_EQ(p.nc, 320);
+  EXPECT_EQ(p.nc, 448);
   Schedule bigger = chooseSchedule(matmulNest(M, N, K), chip);
   expectMatmulSchedule(chip, bigger, p, M);
   ASSERT_EQ(base.tiles.size(), 2u);
@@ -436,21 +433,20 @@ TEST(ScheduleModel, MatmulFollowsTheRegisterFile) {
   chip.vector->registers = 16;
   // 16 registers, 8 accumulators needed: 6 x 2 (12 accumulators, reuse 1.5)
   // beats 2 x 4 (8, reuse 1.33) and 14 x 1 (0.93); nr = 2 * 16 = 32.
-  // l1: 24576 / ((32 + 6) * 4) = 161.
-  // l2: side = -161 + sqrt(161^2 + 131072) = -161 + 396.2 = 235 -> 224;
-  //   mc: (131072 - 161 * 224) / (224 + 161) = 95008 / 385 = 246 -> 246.
-  // Balance: k 4096 in 26 tiles of 161 -> 158; m 2052 in 9 tiles of 246
-  //   -> 228; n 4096 in 19 tiles of 224 -> 216 -> 224, 7 register tiles:
-  //   odd, kept.
+  // l1: 24576 / ((32 + 6) * 4) = 161; the largest divisor of 4096 from 81
+  //   to 161: kc 128.
+  // l2: side = -128 + sqrt(128^2 + 131072) = -128 + 384 = 256, 8 register
+  //   tiles: even, so 288; mc: (131072 - 128 * 288) / (288 + 128) = 226
+  //   -> 222; m 2052 in 10 tiles of 222 -> 206 -> 210.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 32);
   EXPECT_EQ(p.kcFit, 161);
-  EXPECT_EQ(p.ncFit, 224);
-  EXPECT_EQ(p.mcFit, 246);
-  EXPECT_EQ(p.kc, 158);
-  EXPECT_EQ(p.mc, 228);
-  EXPECT_EQ(p.nc, 224);
+  EXPECT_EQ(p.ncFit, 256);
+  EXPECT_EQ(p.mcFit, 222);
+  EXPECT_EQ(p.kc, 128);
+  EXPECT_EQ(p.mc, 210);
+  EXPECT_EQ(p.nc, 288);
   Schedule fewer = chooseSchedule(matmulNest(M, N, K), chip);
   expectMatmulSchedule(chip, fewer, p, M);
   EXPECT_LT(fewer.registerTile[0] * fewer.registerTile[1],
@@ -706,9 +702,9 @@ TEST(ScheduleModel, WindowIsSummedInsideTheRegisterTile) {
   EXPECT_EQ(s.promote, (std::vector<int64_t>{1}));
   EXPECT_EQ(s.registerTile[2], chooseRegisterBlock(*chip.vector, 56, 4).rows);
   ASSERT_GE(s.registerOrder.size(), 4u);
-  EXPECT_EQ(std::vector<int64_t>(s.registerOrder.end() - 4,
-                                 s.registerOrder.end()),
-            (std::vector<int64_t>{2, 4, 5, 6}));
+  EXPECT_EQ(
+      std::vector<int64_t>(s.registerOrder.end() - 4, s.registerOrder.end()),
+      (std::vector<int64_t>{2, 4, 5, 6}));
   // The innermost cache holds the filter panel of every window position:
   // nine times fewer channels per tile than a 1x1 convolution gets.
   LoopNest pointwise = nest;

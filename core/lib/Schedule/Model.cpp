@@ -142,6 +142,24 @@ void chooseGrid(const LoopNest &nest, const std::string &level, int64_t parts,
       roundUp(ceilDiv(nest.extents[best], parts), s.registerTile[best]);
 }
 
+/// Equal tiles of at most `tile` that cover `extent` with the least padding,
+/// each a multiple of `multiple`.
+int64_t balance(int64_t extent, int64_t tile, int64_t multiple) {
+  int64_t count = ceilDiv(extent, tile);
+  return roundUp(ceilDiv(extent, count), multiple);
+}
+
+/// A reduction tile of at most `fit`: the largest divisor of `extent` no
+/// smaller than half of `fit` when there is one (every tile whole: a
+/// partial last tile makes all tiles dynamic, zero-filled and masked when
+/// packed), else balanced tiles.
+int64_t exactTile(int64_t extent, int64_t fit) {
+  for (int64_t d = fit; d * 2 >= fit && d >= 1; --d)
+    if (extent % d == 0)
+      return d;
+  return balance(extent, fit, 1);
+}
+
 /// A contraction: out[.., m, .., n] += A[.., m, .., k] * B[.., k, .., n] with
 /// n the vectorized loop. A may be read through windows (a convolution's
 /// input, `in[oh + kh][ow + kw][c]`): its rows m and the window loops (kh,
@@ -226,7 +244,7 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   // across the register tiles along m.
   if (caches.size() >= 1) {
     int64_t fit = int64_t(caches[0].bytes / 2) / ((nr + mr) * eb) / windowSize;
-    kc = std::clamp<int64_t>(fit, 1, bigK);
+    kc = exactTile(bigK, std::clamp<int64_t>(fit, 1, bigK));
     s.footprints.push_back({caches[0].name, kc * windowSize * (nr + mr) * eb});
     sized.push_back({caches[0].name, k});
   }
@@ -240,29 +258,32 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
     // Each k step of a windowed A reads the whole window.
     double kw = double(kc * windowSize);
     double side = -kw + std::sqrt(kw * kw + budget);
-    nc = std::clamp<int64_t>(int64_t(side) / nr * nr, nr,
-                             roundUp(partExtent(n), nr));
+    nc = balance(partExtent(n),
+                 std::clamp<int64_t>(int64_t(side) / nr * nr, nr,
+                                     roundUp(partExtent(n), nr)),
+                 nr);
+    // A packed row of an even number of register tiles has a power-of-two
+    // factor in its stride, so the kc rows the register tile walks collide
+    // in a few cache sets; an odd number spreads them over all sets. One
+    // more register tile (m's tile then takes what is left), or one fewer
+    // when the tile already covers all of n.
+    if (nc / nr > 1 && (nc / nr) % 2 == 0)
+      nc += nc < roundUp(partExtent(n), nr) ? nr : -nr;
+    // An n extent that is no multiple of the vector width pads the output
+    // tiles that reach its end (copied in and back): whole tiles stop
+    // before the ragged edge, so only the last one is padded.
+    if (partExtent(n) % width != 0 && partExtent(n) > nr)
+      nc = std::min(nc, partExtent(n) / nr * nr);
     int64_t rows = int64_t((budget - kw * double(nc)) / (double(nc) + kw));
-    mc = std::clamp<int64_t>(rows / mr * mr, mr, roundUp(partExtent(m), mr));
+    mc = balance(
+        partExtent(m),
+        std::clamp<int64_t>(rows / mr * mr, mr, roundUp(partExtent(m), mr)),
+        mr);
     s.footprints.push_back(
         {caches[1].name, (mc * nc + kc * windowSize * (mc + nc)) * eb});
     sized.push_back({caches[1].name, m});
     sized.push_back({caches[1].name, n});
   }
-  // Balance: equal tiles that cover the extent with the least padding (the
-  // footprints above are upper bounds of the balanced tiles).
-  auto balance = [](int64_t extent, int64_t tile, int64_t multiple) {
-    int64_t count = ceilDiv(extent, tile);
-    return roundUp(ceilDiv(extent, count), multiple);
-  };
-  kc = balance(bigK, kc, 1);
-  mc = balance(partExtent(m), mc, mr);
-  nc = balance(partExtent(n), nc, nr);
-  // A packed row of an even number of register tiles has a power-of-two
-  // factor in its stride, so the kc rows the register tile walks collide in
-  // a few cache sets; an odd number spreads them over all sets.
-  if (nc / nr > 1 && (nc / nr) % 2 == 0)
-    nc -= nr;
   s.footprints.push_back(
       {"registers", block.rows * block.vectors + block.vectors + 1});
   std::vector<int64_t> sizes(nest.extents.size(), 0);
