@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - The core's stages S1-S4 -----------------------------===//
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Codegen/HostLowering.h"
+#include "strata/Pipeline/HierarchyPipeline.h"
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/InitAllPasses.h"
@@ -73,8 +74,11 @@ void strata::buildBufferizePipeline(OpPassManager &pm) {
   pm.addPass(createStrataVerifyDestinationPassing());
 }
 
-void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &,
+void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &chip,
                                 const CoreOptions &options) {
+  // Chips with groups of lanes under a scratchpad (HierarchyPipeline.h).
+  if (usesHierarchyPipeline(chip))
+    return buildHierarchyApplyPipeline(pm, chip);
   addPipeline(pm, options.fuse
                       ? "func.func(strata-apply-schedule)"
                       : "func.func(strata-apply-schedule{fuse=false})");
