@@ -149,37 +149,39 @@ FailureOr<Contraction> matchContraction(linalg::LinalgOp op) {
       continue;
     c.fill = fill;
   }
-  // An elementwise consumer that reads C at the same element, when C is a
-  // temporary that nothing else reads.
-  if (out.getDefiningOp<memref::AllocOp>()) {
-    linalg::LinalgOp consumer;
-    for (Operation *user : out.getUsers())
-      if (auto l = dyn_cast<linalg::LinalgOp>(user);
-          l && l != op && user->getBlock() == op->getBlock() &&
-          op->isBeforeInBlock(user))
-        consumer = consumer ? linalg::LinalgOp() : l;
-    if (consumer && allParallel(consumer) && consumer.getNumLoops() == 2 &&
-        consumer.getNumDpsInits() == 1 &&
-        consumer.hasPureBufferSemantics() &&
-        consumer.getMatchingIndexingMap(consumer.getDpsInitOperand(0))
-            .isIdentity() &&
-        consumer.getStaticLoopRanges() ==
-            SmallVector<int64_t>{c.extentM, c.extentN}) {
-      bool ok = true;
-      for (OpOperand &use : out.getUses())
-        if (use.getOwner() == consumer &&
-            (consumer.isDpsInit(&use) ||
-             !consumer.getMatchingIndexingMap(&use).isIdentity()))
-          ok = false;
+  // The next op that touches C, when it is elementwise over C and reads C
+  // at the same element: its body runs on the accumulators before the store.
+  // C itself is then never written, so it must be a temporary nothing else
+  // reads, or the consumer's own output (an in-place epilogue).
+  linalg::LinalgOp consumer;
+  for (Operation *user : out.getUsers())
+    if (user != op && user->getBlock() == op->getBlock() &&
+        op->isBeforeInBlock(user) &&
+        (!consumer || user->isBeforeInBlock(consumer)))
+      consumer = dyn_cast<linalg::LinalgOp>(user);
+  if (consumer && allParallel(consumer) && consumer.getNumLoops() == 2 &&
+      consumer.getNumDpsInits() == 1 && consumer.hasPureBufferSemantics() &&
+      consumer.getMatchingIndexingMap(consumer.getDpsInitOperand(0))
+          .isIdentity() &&
+      consumer.getStaticLoopRanges() ==
+          SmallVector<int64_t>{c.extentM, c.extentN}) {
+    bool ok = true, inPlace = consumer.getDpsInitOperand(0)->get() == out;
+    for (OpOperand &use : out.getUses())
+      if (use.getOwner() == consumer &&
+          !consumer.getMatchingIndexingMap(&use).isIdentity())
+        ok = false;
+    if (!inPlace) {
+      bool temporary = out.getDefiningOp<memref::AllocOp>() != nullptr;
       SmallVector<Operation *> known = {op, consumer};
       if (c.fill)
         known.push_back(c.fill);
       for (Operation *user : out.getUsers())
         if (!llvm::is_contained(known, user) && !isa<memref::DeallocOp>(user))
-          ok = false;
-      if (ok)
-        c.epilogue = consumer;
+          temporary = false;
+      ok &= temporary;
     }
+    if (ok)
+      c.epilogue = consumer;
   }
   return c;
 }
@@ -263,15 +265,15 @@ public:
   }
 
   /// Clones the body of elementwise `op` at loop values `loops`, with
-  /// `given` replacing the value of operand `givenOperand`; stores the
-  /// results.
+  /// `given` as the value of every operand on buffer `givenBuffer`; stores
+  /// the results.
   void applyBody(linalg::LinalgOp op, ArrayRef<Value> loops,
-                 OpOperand *givenOperand, Value given) {
+                 Value givenBuffer, Value given) {
     IRMapping map;
     Block *body = op.getBlock();
     for (OpOperand &operand : op->getOpOperands()) {
       Value arg = body->getArgument(operand.getOperandNumber());
-      if (&operand == givenOperand) {
+      if (givenBuffer && operand.get() == givenBuffer) {
         map.map(arg, given);
       } else if (!arg.use_empty()) {
         map.map(arg, load(op, &operand, loops));
@@ -320,11 +322,7 @@ void storeResult(KernelBuilder &k, Contraction &c, Value gm, Value gn,
     memref::StoreOp::create(b, acc, c.c->get(), ValueRange{gm, gn});
     return;
   }
-  OpOperand *given = nullptr;
-  for (OpOperand *in : c.epilogue.getDpsInputOperands())
-    if (in->get() == c.c->get())
-      given = in;
-  k.applyBody(c.epilogue, {gm, gn}, given, acc);
+  k.applyBody(c.epilogue, {gm, gn}, c.c->get(), acc);
 }
 
 /// Copies the bk-wide k tile at `k0` of A (rows) or B (columns) into the
@@ -587,7 +585,7 @@ LogicalResult emitElementwise(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
           if (d > 0)
             rest = k.div(rest, extents[d]);
         }
-        k.applyBody(op, loops, nullptr, Value());
+        k.applyBody(op, loops, Value(), Value());
       });
     });
   });

@@ -40,20 +40,36 @@ LogicalResult mergeKernelModules(ModuleOp module) {
     return success();
   gpu::GPUModuleOp first = modules.front();
   Block &into = first.getBodyRegion().front();
+  // Kernels are named after their module (unique); declarations shared by
+  // several modules are kept once.
+  llvm::DenseMap<std::pair<StringAttr, StringAttr>, StringAttr> renamed;
   for (gpu::GPUModuleOp other : llvm::drop_begin(modules)) {
     for (Operation &op :
          llvm::make_early_inc_range(other.getBodyRegion().front())) {
       auto symbol = dyn_cast<SymbolOpInterface>(op);
-      if (symbol && first.lookupSymbol(symbol.getName()))
-        return op.emitError("nvidia: two kernels named ")
-               << symbol.getName();
+      if (symbol && first.lookupSymbol(symbol.getName())) {
+        if (symbol.isDeclaration()) {
+          op.erase();
+          continue;
+        }
+        StringAttr fresh = other.getNameAttr();
+        if (first.lookupSymbol(fresh))
+          return op.emitError("nvidia: two kernels named ")
+                 << symbol.getName();
+        renamed[{other.getNameAttr(), symbol.getNameAttr()}] = fresh;
+        symbol.setName(fresh);
+      }
       op.moveBefore(&into, into.end());
     }
   }
   StringAttr name = first.getNameAttr();
   module.walk([&](gpu::LaunchFuncOp launch) {
-    launch.setKernelAttr(SymbolRefAttr::get(
-        name, {FlatSymbolRefAttr::get(launch.getKernelName())}));
+    StringAttr kernel = launch.getKernelName();
+    auto it = renamed.find({launch.getKernelModuleName(), kernel});
+    if (it != renamed.end())
+      kernel = it->second;
+    launch.setKernelAttr(
+        SymbolRefAttr::get(name, {FlatSymbolRefAttr::get(kernel)}));
   });
   for (gpu::GPUModuleOp other : llvm::drop_begin(modules))
     other.erase();
