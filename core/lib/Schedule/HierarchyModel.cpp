@@ -168,11 +168,6 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
     else
       gn /= 2;
   }
-  s.groupsM = gm, s.groupsN = gn;
-  s.blockM = gm * s.groupM, s.blockN = gn * s.groupN;
-  s.gridM = llvm::divideCeilSigned(shape.m, s.blockM);
-  s.gridN = llvm::divideCeilSigned(shape.n, s.blockN);
-
   // 4. k step, buffering and padding. A matrix load reads eight rows of 16
   // bytes: rows shifted by a quarter of the banks' width land in disjoint
   // banks. Lanes reading down a column need a one-element shift.
@@ -180,30 +175,54 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
   s.padElements = s.intrinsic.empty()
                       ? 1
                       : std::max<int64_t>((4 * banks / 8) / eb, 1);
-  int64_t staging = s.intrinsic.empty() ? 0 : s.blockM * s.blockN * 4;
-  auto footprint = [&](int64_t bk, int64_t buffers) {
-    return buffers *
-               (s.blockM * (bk + s.padElements) +
-                bk * (s.blockN + s.padElements)) *
-               eb +
-           staging;
-  };
-  s.blockK = s.fragK;
-  s.buffers = 1;
   int64_t kLimit = roundUp(shape.k, s.fragK);
-  bool found = false;
-  for (int64_t buffers : {2, 1}) {
-    for (int64_t f = 4; f >= 1 && !found; f /= 2) {
-      int64_t bk = std::min(s.fragK * f * (s.intrinsic.empty() ? 2 : 1),
-                            kLimit);
-      if (footprint(bk, buffers) <= levels.scratchpadBytes) {
-        s.blockK = bk, s.buffers = buffers, found = true;
+  // Blocks that do not fit even with one buffer of one fragment of k lose
+  // groups, then group tiles, until they do.
+  for (;;) {
+    s.groupsM = gm, s.groupsN = gn;
+    s.blockM = gm * s.groupM, s.blockN = gn * s.groupN;
+    int64_t staging = s.intrinsic.empty() ? 0 : s.blockM * s.blockN * 4;
+    auto footprint = [&](int64_t bk, int64_t buffers) {
+      return buffers *
+                 (s.blockM * (bk + s.padElements) +
+                  bk * (s.blockN + s.padElements)) *
+                 eb +
+             staging;
+    };
+    bool found = false;
+    s.blockK = s.fragK, s.buffers = 1;
+    for (int64_t buffers : {2, 1}) {
+      for (int64_t f = 4; f >= 1 && !found; f /= 2) {
+        int64_t bk = std::min(s.fragK * f * (s.intrinsic.empty() ? 4 : 1),
+                              kLimit);
+        if (footprint(bk, buffers) <= levels.scratchpadBytes)
+          s.blockK = bk, s.buffers = buffers, found = true;
       }
+      if (found)
+        break;
     }
+    s.scratchpadBytes = footprint(s.blockK, s.buffers);
     if (found)
       break;
+    if (gm * gn > 1) {
+      (gm >= gn ? gm : gn) /= 2;
+    } else if (!s.intrinsic.empty() &&
+               (s.groupM > s.fragM || s.groupN > s.fragN)) {
+      (s.groupM >= s.groupN && s.groupM > s.fragM ? s.groupM : s.groupN) /= 2;
+      s.accumulatorRegisters =
+          llvm::divideCeilSigned(s.groupM * s.groupN, lanes);
+    } else if (s.intrinsic.empty() && (s.fragM > 1 || s.fragN > 1)) {
+      // Lane tiles shrink; the lanes keep their arrangement.
+      int64_t lanesM = s.groupM / s.fragM, lanesN = s.groupN / s.fragN;
+      (s.fragM >= s.fragN ? s.fragM : s.fragN) /= 2;
+      s.groupM = lanesM * s.fragM, s.groupN = lanesN * s.fragN;
+      s.accumulatorRegisters = s.fragM * s.fragN;
+    } else {
+      break; // the smallest block: S4 reports that it does not fit
+    }
   }
-  s.scratchpadBytes = footprint(s.blockK, s.buffers);
+  s.gridM = llvm::divideCeilSigned(shape.m, s.blockM);
+  s.gridN = llvm::divideCeilSigned(shape.n, s.blockN);
   return s;
 }
 

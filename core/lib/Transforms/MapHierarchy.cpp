@@ -643,6 +643,13 @@ struct MapHierarchy
         shape.inputType = typeName(getElementTypeOrSelf(c->a->get().getType()));
         shape.accType = typeName(getElementTypeOrSelf(c->c->get().getType()));
         HierarchySchedule s = chooseHierarchySchedule(shape, *levels, *chip);
+        if (s.scratchpadBytes > levels->scratchpadBytes) {
+          op->emitError("strata-map-hierarchy: the smallest block of this "
+                        "contraction needs ")
+              << s.scratchpadBytes << " bytes of '" << levels->scratchpad
+              << "', which has " << levels->scratchpadBytes;
+          return signalPassFailure();
+        }
         if (c->epilogue)
           b.setInsertionPoint(c->epilogue);
         emitContraction(b, *c, s);
