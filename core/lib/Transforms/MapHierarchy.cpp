@@ -325,6 +325,18 @@ void storeResult(KernelBuilder &k, Contraction &c, Value gm, Value gn,
   k.applyBody(c.epilogue, {gm, gn}, c.c->get(), acc);
 }
 
+/// Where blocks do not divide the output: continues inside a check that
+/// (gm, gn) is in C.
+void guardOutput(KernelBuilder &k, Contraction &c, Value gm, Value gn) {
+  if (c.extentM % k.s.blockM == 0 && c.extentN % k.s.blockN == 0)
+    return;
+  ImplicitLocOpBuilder &b = k.b;
+  Value in = arith::AndIOp::create(b, k.lt(gm, k.idx(c.extentM)),
+                                   k.lt(gn, k.idx(c.extentN)));
+  auto ifOp = scf::IfOp::create(b, in);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+}
+
 /// Copies the bk-wide k tile at `k0` of A (rows) or B (columns) into the
 /// scratchpad tile `tile` (rows x cols), zero outside the operand, the lanes
 /// of the block striding over it.
@@ -350,7 +362,13 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
           b, k.lt(loops[c.k], k.idx(c.extentK)),
           k.lt(loops[c.n], k.idx(c.extentN)));
     }
-    Value v = k.loadOr(c.op, isA ? c.a : c.b, loops, inBounds, zero);
+    // Tiles that divide the operand need no bounds check.
+    bool partial = c.extentK % (k.s.blockK * k.s.buffers) != 0 ||
+                   (isA ? c.extentM % k.s.blockM : c.extentN % k.s.blockN) != 0;
+    Value v = partial ? k.loadOr(c.op, isA ? c.a : c.b, loops, inBounds, zero)
+                      : k.load(c.op, isA ? c.a : c.b, loops);
+    if (v.getType() != elem)
+      v = arith::ExtFOp::create(b, elem, v);
     memref::StoreOp::create(b, v, tile, ValueRange{r, col});
   });
 }
@@ -474,11 +492,8 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
           k.strided(laneId, s.blockM * s.blockN, lanes, [&](Value e) {
             Value r = k.div(e, s.blockN), col = k.rem(e, s.blockN);
             Value gm = k.add(rowBase, r), gn = k.add(colBase, col);
-            Value in = arith::AndIOp::create(b, k.lt(gm, k.idx(c.extentM)),
-                                             k.lt(gn, k.idx(c.extentN)));
-            auto ifOp = scf::IfOp::create(b, in);
             OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(ifOp.thenBlock());
+            guardOutput(k, c, gm, gn);
             Value acc = memref::LoadOp::create(b, staging, ValueRange{r, col});
             storeResult(k, c, gm, gn, acc);
           });
@@ -534,11 +549,8 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
           for (int64_t y = 0; y < s.fragN; ++y) {
             Value gm = k.add(rowBase, k.add(tRow, k.idx(x)));
             Value gn = k.add(colBase, k.add(tCol, k.idx(y)));
-            Value in = arith::AndIOp::create(b, k.lt(gm, k.idx(c.extentM)),
-                                             k.lt(gn, k.idx(c.extentN)));
-            auto ifOp = scf::IfOp::create(b, in);
             OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(ifOp.thenBlock());
+            guardOutput(k, c, gm, gn);
             Value acc = vector::ExtractOp::create(b, loop.getResult(x),
                                                   ArrayRef<int64_t>{y});
             storeResult(k, c, gm, gn, acc);
