@@ -17,6 +17,7 @@
 #include "llvm/Support/Base64.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace strata;
@@ -295,6 +296,7 @@ llvm::Error strata::nvidia::writeArtifact(ModuleOp lowered,
           translateModuleToLLVMIR(gpuModule, llvmContext);
       if (!llvmModule)
         return fail("nvidia: translating the kernels to LLVM IR failed");
+      llvmModule->setTargetTriple(llvm::Triple("nvptx64-nvidia-cuda"));
       llvmModule->print(os, nullptr);
     }
     return writeText(path, text);

@@ -88,8 +88,12 @@ public:
                                   "features=+ptx{1} O=3}",
                                   chip.arch, nvidia::ptxVersion(chip.arch))
                         .str());
+    // math ops left after the approximations (fma, sqrt, abs...) become
+    // LLVM intrinsics that NVPTX selects, not libdevice calls: the PTX must
+    // not depend on libdevice being found when it is generated.
     addPipeline(pm, "gpu.module(convert-vector-to-scf,lower-affine,"
                     "convert-scf-to-cf,expand-strided-metadata,"
+                    "convert-math-to-llvm,"
                     "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
                     "convert-nvgpu-to-nvvm,canonicalize,cse,"
                     "reconcile-unrealized-casts)");
