@@ -54,11 +54,17 @@ std::optional<std::string> levelOf(scf::ForallOp forall) {
 struct Levels {
   std::string block;
   llvm::StringMap<int64_t> lanesPer; // threads per instance, levels in block
+  int64_t maxSharedBytes = 0;        // per block, 0: no limit given
 };
 
 Levels levelsOf(const hw::Description &chip, const HierarchyLevels &h) {
   Levels levels;
   levels.block = h.block;
+  if (chip.targetOptions.is_object() &&
+      chip.targetOptions.contains("max_shared_bytes_per_block") &&
+      chip.targetOptions["max_shared_bytes_per_block"].is_number_integer())
+    levels.maxSharedBytes =
+        chip.targetOptions["max_shared_bytes_per_block"].get<int64_t>();
   int64_t threads = 1;
   for (auto it = chip.compute.rbegin(); it != chip.compute.rend(); ++it) {
     if (it->name == h.block)
@@ -231,6 +237,11 @@ LogicalResult convertBlock(scf::ForallOp forall, const Levels &levels,
   });
   if (walk.wasInterrupted())
     return failure();
+  if (levels.maxSharedBytes > 0 && sharedBytes > levels.maxSharedBytes)
+    return forall.emitError(llvm::formatv(
+        "nvidia-grid-to-gpu: the block's scratchpad buffers take {0} bytes; "
+        "a block may use {1} (target_options.max_shared_bytes_per_block)",
+        sharedBytes, levels.maxSharedBytes));
 
   ImplicitLocOpBuilder b(forall.getLoc(), forall);
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
