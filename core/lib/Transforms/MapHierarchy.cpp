@@ -347,6 +347,38 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
   Type elem = cast<MemRefType>(tile.getType()).getElementType();
   Value zero = arith::ConstantOp::create(b, b.getZeroAttr(elem));
   int64_t lanes = k.s.lanesPerBlock();
+  OpOperand *operand = isA ? c.a : c.b;
+  // Tiles that divide the operand need no bounds check.
+  bool partial = c.extentK % (k.s.blockK * k.s.buffers) != 0 ||
+                 (isA ? c.extentM % k.s.blockM : c.extentN % k.s.blockN) != 0;
+  // Whole rows of a row-major operand move 16 bytes per lane and access:
+  // the global rows and the padded scratchpad rows start at multiples of 16
+  // bytes when the row lengths are multiples of the vector.
+  auto source = cast<MemRefType>(operand->get().getType());
+  int64_t elemBytes = llvm::divideCeil(elem.getIntOrFloatBitWidth(), 8);
+  int64_t width = 16 / elemBytes;
+  int64_t rowLength = source.getShape().back();
+  int64_t tileRow = cast<MemRefType>(tile.getType()).getShape().back();
+  bool rowMajor = indexes(c.op.getMatchingIndexingMap(operand),
+                          isA ? ArrayRef<unsigned>{c.m, c.k}
+                              : ArrayRef<unsigned>{c.k, c.n});
+  if (!partial && rowMajor && source.getElementType() == elem &&
+      source.getLayout().isIdentity() && cols % width == 0 &&
+      rowLength % width == 0 && tileRow % width == 0) {
+    auto vectorType = VectorType::get({width}, elem);
+    k.strided(lane, rows * cols / width, lanes, [&](Value e) {
+      Value r = k.div(e, cols / width), col = k.mul(k.rem(e, cols / width),
+                                                    width);
+      Value g0 = k.add(isA ? blockRow : k0, r);
+      Value g1 = k.add(isA ? k0 : blockRow, col);
+      Value v = vector::LoadOp::create(b, vectorType, operand->get(),
+                                       ValueRange{g0, g1}, false,
+                                       llvm::MaybeAlign(16));
+      vector::StoreOp::create(b, v, tile, ValueRange{r, col}, false,
+                              llvm::MaybeAlign(16));
+    });
+    return;
+  }
   k.strided(lane, rows * cols, lanes, [&](Value e) {
     Value r = k.div(e, cols), col = k.rem(e, cols);
     SmallVector<Value> loops(c.op.getNumLoops(), Value());
@@ -362,11 +394,8 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
           b, k.lt(loops[c.k], k.idx(c.extentK)),
           k.lt(loops[c.n], k.idx(c.extentN)));
     }
-    // Tiles that divide the operand need no bounds check.
-    bool partial = c.extentK % (k.s.blockK * k.s.buffers) != 0 ||
-                   (isA ? c.extentM % k.s.blockM : c.extentN % k.s.blockN) != 0;
-    Value v = partial ? k.loadOr(c.op, isA ? c.a : c.b, loops, inBounds, zero)
-                      : k.load(c.op, isA ? c.a : c.b, loops);
+    Value v = partial ? k.loadOr(c.op, operand, loops, inBounds, zero)
+                      : k.load(c.op, operand, loops);
     if (v.getType() != elem)
       v = arith::ExtFOp::create(b, elem, v);
     memref::StoreOp::create(b, v, tile, ValueRange{r, col});

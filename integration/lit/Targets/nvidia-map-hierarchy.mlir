@@ -16,8 +16,8 @@
 // A100: scf.forall (%{{.*}}) in (4) {
 // A100: scf.for {{.*}} -> (vector<16x8xf32>,
 // A100: scf.forall (%{{.*}}) in (32) {
-// A100: memref.load %arg0
-// A100: memref.store {{.*}} : memref<128x72xf16, #strata.mem<"shared">>
+// A100: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<1024x512xf16>, vector<8xf16>
+// A100: vector.store {{.*}} {alignment = 16 : i64} : memref<128x72xf16, #strata.mem<"shared">>, vector<8xf16>
 // A100: } {mapping = [#strata.grid<"lane">]}
 // A100-NEXT: gpu.barrier
 // A100: vector.transfer_read {{.*}} : memref<128x72xf16, #strata.mem<"shared">>, vector<16x16xf16>
