@@ -69,12 +69,24 @@ struct MatrixOps : public PassWrapper<MatrixOps, OperationPass<func::FuncOp>> {
     bool failedLoop = false;
     getOperation().walk([&](vector::ContractionOp contract) {
       Attribute intrinsic = contract->getAttr("strata.intrinsic");
-      if (!intrinsic)
+      if (!intrinsic || failedLoop)
         return;
       auto loop = contract->getParentOfType<scf::ForOp>();
       if (!loop) {
         contract.emitError("nvidia-matrix-ops: a matrix-intrinsic "
                            "contraction must accumulate in a k loop");
+        failedLoop = true;
+        return;
+      }
+      // Upstream's mma.sync fragments exist for f16, tf32, f64 and integer
+      // operands only; bf16 is refused here, before anything is rewritten.
+      Type operand = contract.getLhsType().getElementType();
+      if (!operand.isF16() && !operand.isF32() && !operand.isF64() &&
+          !operand.isInteger(8) && !operand.isInteger(4)) {
+        contract.emitError("nvidia-matrix-ops: ")
+            << operand << " operands of '"
+            << cast<StringAttr>(intrinsic).getValue()
+            << "' are not lowered to mma.sync yet (f16 is)";
         failedLoop = true;
         return;
       }
@@ -105,9 +117,10 @@ struct MatrixOps : public PassWrapper<MatrixOps, OperationPass<func::FuncOp>> {
       for (Operation *op : index)
         toAffine(rw, op);
       loop->removeAttr("strata.intrinsic");
+      // On failure the loop may be half rewritten: report at the function.
       if (failed(convertVectorToNVVMCompatibleMMASync(rw, loop))) {
-        loop.emitError("nvidia-matrix-ops: the contractions of this loop do "
-                       "not map to mma.sync");
+        getOperation().emitError("nvidia-matrix-ops: the contractions of a "
+                                 "k loop do not map to mma.sync");
         return signalPassFailure();
       }
     }
