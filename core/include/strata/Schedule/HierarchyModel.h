@@ -24,9 +24,9 @@ namespace strata {
 
 /// The levels a hierarchy schedule maps to, read from the description.
 struct HierarchyLevels {
-  std::string block;      ///< compute level owning the scratchpad ("sm")
-  std::string group;      ///< level directly above the lanes ("warp")
-  std::string lane;       ///< innermost compute level ("lane")
+  std::string block;      ///< compute level owning the scratchpad
+  std::string group;      ///< level directly above the lanes
+  std::string lane;       ///< innermost compute level
   std::string scratchpad; ///< memory level the blocks share tiles in
   int64_t blocks = 1;     ///< instances of `block` in the chip
   int64_t groups = 1;     ///< instances of `group` in one `block`

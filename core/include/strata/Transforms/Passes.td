@@ -294,12 +294,12 @@ def StrataMapHierarchy : Pass<"strata-map-hierarchy", "::mlir::func::FuncOp"> {
     linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
     // ->
     scf.forall (%i, %j) in (1, 2) {
-      %as = memref.alloc() : memref<64x72xf16, #strata.mem<"shared">>
+      %as = memref.alloc() : memref<64x72xf16, #strata.mem<"tiles">>
       scf.forall (%g) in (2) {
         scf.for ... { scf.forall (%l) in (32) { copies } gpu.barrier
-                      vector.contract {strata.intrinsic = "mma_m16n8k16_f16"} ... }
-      } {mapping = [#strata.grid<"warp", 0>]}
-    } {mapping = [#strata.grid<"sm", 1>, #strata.grid<"sm", 0>]}
+                      vector.contract {strata.intrinsic = "mm16x8x16"} ... }
+      } {mapping = [#strata.grid<"group", 0>]}
+    } {mapping = [#strata.grid<"block", 1>, #strata.grid<"block", 0>]}
     ```
     Chips without such a hierarchy are left alone.
   }];
