@@ -13,7 +13,9 @@ Bundle sample() {
   b.chip = "nvidia-a100";
   b.arch = "sm_80";
   b.ptx = ".version 8.0\n.target sm_80\n";
-  b.cubin = std::string("\x7f" "ELF\0\1\2", 7);
+  b.cubin = std::string("\x7f"
+                        "ELF\0\1\2",
+                        7);
   b.ptxasLog = "ptxas info : Used 32 registers";
   FunctionPlan f;
   f.name = "mlp";

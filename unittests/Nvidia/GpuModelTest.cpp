@@ -68,8 +68,8 @@ TEST(GpuModel, LargeF16GemmOnTheH200) {
 
 TEST(GpuModel, SmallGemmFillsTheA100) {
   hw::Description chip = load("nvidia-a100");
-  HierarchySchedule s = chooseHierarchySchedule(
-      {256, 384, 512, "f16", "f32"}, *hierarchyLevels(chip), chip);
+  HierarchySchedule s = chooseHierarchySchedule({256, 384, 512, "f16", "f32"},
+                                                *hierarchyLevels(chip), chip);
   // 4 warps per block would give 12 blocks for 108 SMs: one warp each.
   EXPECT_EQ(s.groupsM * s.groupsN, 1);
   EXPECT_EQ(s.gridM * s.gridN, 48);
@@ -113,7 +113,7 @@ TEST(GpuModel, LaunchPlanOfACompiledMatmul) {
                          outs(%f : tensor<128x64xf32>) -> tensor<128x64xf32>
       return %c : tensor<128x64xf32>
     })",
-                                               &ctx);
+                                              &ctx);
   ASSERT_TRUE(module);
   const hw::Description &chip = *resolved.description;
   ASSERT_TRUE(mlir::succeeded(runCoreStages(*module, chip)));
@@ -127,8 +127,8 @@ TEST(GpuModel, LaunchPlanOfACompiledMatmul) {
   EXPECT_EQ(plan.arguments, 3); // a, b, then the result as an out-param
   ASSERT_EQ(plan.steps.size(), 1u);
   const nvidia::LaunchStep &step = plan.steps.front();
-  HierarchySchedule s = chooseHierarchySchedule(
-      {128, 64, 256, "f16", "f32"}, *hierarchyLevels(chip), chip);
+  HierarchySchedule s = chooseHierarchySchedule({128, 64, 256, "f16", "f32"},
+                                                *hierarchyLevels(chip), chip);
   EXPECT_EQ(step.grid, (std::array<int64_t, 3>{s.gridN, s.gridM, 1}));
   EXPECT_EQ(step.block, (std::array<int64_t, 3>{s.lanesPerBlock(), 1, 1}));
   EXPECT_EQ(step.sharedBytes, s.scratchpadBytes);

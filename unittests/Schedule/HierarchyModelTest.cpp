@@ -150,8 +150,8 @@ TEST(HierarchyModel, NoMatchingIntrinsicMeansLaneTiles) {
 
 TEST(HierarchyModel, JsonNamesTheDecisions) {
   hw::Description chip = load(chipJson());
-  HierarchySchedule s = chooseHierarchySchedule(
-      {512, 512, 512, "f16", "f32"}, *hierarchyLevels(chip), chip);
+  HierarchySchedule s = chooseHierarchySchedule({512, 512, 512, "f16", "f32"},
+                                                *hierarchyLevels(chip), chip);
   json doc = s.toJson();
   EXPECT_EQ(doc["intrinsic"], "mm16x8x16");
   EXPECT_EQ(doc["scratchpad"][0], "tiles");

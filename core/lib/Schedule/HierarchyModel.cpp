@@ -77,7 +77,8 @@ const hw::MatrixIntrinsic *matchIntrinsic(const ContractionShape &shape,
         mi.bType != shape.inputType)
       continue;
     if (mi.accType == shape.accType ||
-        (mi.accType == "f32" && (shape.accType == "f16" || shape.accType == "bf16")))
+        (mi.accType == "f32" &&
+         (shape.accType == "f16" || shape.accType == "bf16")))
       return &mi;
   }
   return nullptr;
@@ -172,9 +173,8 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
   // bytes: rows shifted by a quarter of the banks' width land in disjoint
   // banks. Lanes reading down a column need a one-element shift.
   int64_t banks = std::max<int64_t>(levels.scratchpadBanks, 1);
-  s.padElements = s.intrinsic.empty()
-                      ? 1
-                      : std::max<int64_t>((4 * banks / 8) / eb, 1);
+  s.padElements =
+      s.intrinsic.empty() ? 1 : std::max<int64_t>((4 * banks / 8) / eb, 1);
   int64_t kLimit = roundUp(shape.k, s.fragK);
   // Blocks that do not fit even with one buffer of one fragment of k lose
   // groups, then group tiles, until they do.
@@ -193,8 +193,8 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
     s.blockK = s.fragK, s.buffers = 1;
     for (int64_t buffers : {2, 1}) {
       for (int64_t f = 4; f >= 1 && !found; f /= 2) {
-        int64_t bk = std::min(s.fragK * f * (s.intrinsic.empty() ? 4 : 1),
-                              kLimit);
+        int64_t bk =
+            std::min(s.fragK * f * (s.intrinsic.empty() ? 4 : 1), kLimit);
         if (footprint(bk, buffers) <= levels.scratchpadBytes)
           s.blockK = bk, s.buffers = buffers, found = true;
       }

@@ -34,8 +34,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
 
 namespace strata {
@@ -60,9 +60,9 @@ std::string typeName(Type type) {
 /// Records the model's decisions on the block loop (for --emit=mlir).
 void setHierarchySchedule(Operation *kernel, const nlohmann::json &doc) {
   MLIRContext *ctx = kernel->getContext();
-  kernel->setAttr(kScheduleAttrName,
-                  ScheduleAttr::get(ctx, cast<DictionaryAttr>(
-                                             jsonToAttribute(ctx, doc))));
+  kernel->setAttr(
+      kScheduleAttrName,
+      ScheduleAttr::get(ctx, cast<DictionaryAttr>(jsonToAttribute(ctx, doc))));
 }
 
 /// A contraction C[m, n] (+)= A[m, k] * B[k, n] on buffers, its zero fill
@@ -118,8 +118,8 @@ FailureOr<Contraction> matchContraction(linalg::LinalgOp op) {
   if (failed(dims) || !dims->batch.empty() || dims->m.size() != 1 ||
       dims->n.size() != 1 || dims->k.size() != 1)
     return failure();
-  Contraction c{op, dims->m[0], dims->n[0], dims->k[0], nullptr, nullptr,
-                nullptr, nullptr, nullptr, 0, 0, 0};
+  Contraction c{op,      dims->m[0], dims->n[0], dims->k[0], nullptr, nullptr,
+                nullptr, nullptr,    nullptr,    0,          0,       0};
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   c.c = op.getDpsInitOperand(0);
   if (!indexes(maps[2], {c.m, c.n}))
@@ -218,6 +218,15 @@ public:
     return op;
   }
 
+  /// scf.for over `steps` k steps carrying `count` zero f32 accumulators
+  /// of `type`.
+  scf::ForOp kLoop(VectorType type, int64_t count, int64_t steps) {
+    Value zero = arith::ConstantOp::create(
+        b, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+    SmallVector<Value> inits(count, zero);
+    return scf::ForOp::create(b, idx(0), idx(steps), idx(1), inits);
+  }
+
   /// for (e = first; e < total; e += stride) body(e).
   void strided(Value first, int64_t total, int64_t stride,
                function_ref<void(Value)> body) {
@@ -267,8 +276,8 @@ public:
   /// Clones the body of elementwise `op` at loop values `loops`, with
   /// `given` as the value of every operand on buffer `givenBuffer`; stores
   /// the results.
-  void applyBody(linalg::LinalgOp op, ArrayRef<Value> loops,
-                 Value givenBuffer, Value given) {
+  void applyBody(linalg::LinalgOp op, ArrayRef<Value> loops, Value givenBuffer,
+                 Value given) {
     IRMapping map;
     Block *body = op.getBlock();
     for (OpOperand &operand : op->getOpOperands()) {
@@ -367,8 +376,8 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
       rowLength % width == 0 && tileRow % width == 0) {
     auto vectorType = VectorType::get({width}, elem);
     k.strided(lane, rows * cols / width, lanes, [&](Value e) {
-      Value r = k.div(e, cols / width), col = k.mul(k.rem(e, cols / width),
-                                                    width);
+      Value r = k.div(e, cols / width),
+            col = k.mul(k.rem(e, cols / width), width);
       Value g0 = k.add(isA ? blockRow : k0, r);
       Value g1 = k.add(isA ? k0 : blockRow, col);
       Value v = vector::LoadOp::create(b, vectorType, operand->get(),
@@ -385,14 +394,12 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
     Value inBounds;
     if (isA) { // rows: m, cols: k
       loops[c.m] = k.add(blockRow, r), loops[c.k] = k.add(k0, col);
-      inBounds = arith::AndIOp::create(
-          b, k.lt(loops[c.m], k.idx(c.extentM)),
-          k.lt(loops[c.k], k.idx(c.extentK)));
+      inBounds = arith::AndIOp::create(b, k.lt(loops[c.m], k.idx(c.extentM)),
+                                       k.lt(loops[c.k], k.idx(c.extentK)));
     } else { // rows: k, cols: n
       loops[c.k] = k.add(k0, r), loops[c.n] = k.add(blockRow, col);
-      inBounds = arith::AndIOp::create(
-          b, k.lt(loops[c.k], k.idx(c.extentK)),
-          k.lt(loops[c.n], k.idx(c.extentN)));
+      inBounds = arith::AndIOp::create(b, k.lt(loops[c.k], k.idx(c.extentK)),
+                                       k.lt(loops[c.n], k.idx(c.extentN)));
     }
     Value v = partial ? k.loadOr(c.op, operand, loops, inBounds, zero)
                       : k.load(c.op, operand, loops);
@@ -417,176 +424,174 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
   int64_t pad = s.padElements;
   int64_t kSteps = llvm::divideCeilSigned(c.extentK, s.blockK * s.buffers);
 
-  auto kernel = k.forall(s.levels.block, {s.gridM, s.gridN}, [&](ValueRange
-                                                                     ids) {
-    Value rowBase = k.mul(ids[0], s.blockM), colBase = k.mul(ids[1], s.blockN);
-    SmallVector<Value> aTiles, bTiles;
-    for (int64_t i = 0; i < s.buffers; ++i) {
-      aTiles.push_back(memref::AllocOp::create(
-          b, MemRefType::get({s.blockM, s.blockK + pad}, tileElem,
-                             MemRefLayoutAttrInterface(), space)));
-      bTiles.push_back(memref::AllocOp::create(
-          b, MemRefType::get({s.blockK, s.blockN + pad}, tileElem,
-                             MemRefLayoutAttrInterface(), space)));
-    }
-    Value staging;
-    if (matrix)
-      staging = memref::AllocOp::create(
-          b, MemRefType::get({s.blockM, s.blockN}, f32,
-                             MemRefLayoutAttrInterface(), space));
-
-    // Copies of k tile `k0` into buffer `i`, by every lane of the block.
-    auto copyAll = [&](Value laneId, Value k0, int64_t i) {
-      copyTile(k, c, true, aTiles[i], rowBase, k0, laneId, s.blockM,
-               s.blockK);
-      copyTile(k, c, false, bTiles[i], colBase, k0, laneId, s.blockK,
-               s.blockN);
-    };
-
-    k.forall(s.levels.group, {s.groupsM * s.groupsN}, [&](ValueRange g) {
-      Value group = g[0];
-      Value gRow = k.mul(k.div(group, s.groupsN), s.groupM);
-      Value gCol = k.mul(k.rem(group, s.groupsN), s.groupN);
-      if (matrix) {
-        int64_t fm = s.groupM / s.fragM, fn = s.groupN / s.fragN;
-        auto accType = VectorType::get({s.fragM, s.fragN}, f32);
-        Value zeroAcc = arith::ConstantOp::create(
-            b, DenseElementsAttr::get(accType, b.getF32FloatAttr(0)));
-        SmallVector<Value> inits(fm * fn, zeroAcc);
-        auto loop = scf::ForOp::create(b, k.idx(0), k.idx(kSteps),
-                                       k.idx(1), inits);
-        {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(loop.getBody());
-          SmallVector<Value> accs(loop.getRegionIterArgs());
-          Value kBase = k.mul(loop.getInductionVar(), s.blockK * s.buffers);
-          AffineExpr d0, d1, d2;
-          bindDims(ctx, d0, d1, d2);
-          SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d0, d2}, ctx),
-                                         AffineMap::get(3, 0, {d2, d1}, ctx),
-                                         AffineMap::get(3, 0, {d0, d1}, ctx)};
-          auto iters = b.getArrayAttr(
-              {vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
-               vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
-               vector::IteratorTypeAttr::get(ctx,
-                                             vector::IteratorType::reduction)});
-          Value pad0 = arith::ConstantOp::create(b, b.getZeroAttr(inElem));
-          for (int64_t i = 0; i < s.buffers; ++i) {
-            Value k0 = k.add(kBase, k.idx(i * s.blockK));
-            k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
-              copyAll(k.add(k.mul(group, groupLanes), l[0]), k0, i);
-            });
-            gpu::BarrierOp::create(b);
-            for (int64_t kk = 0; kk < s.blockK; kk += s.fragK) {
-              SmallVector<Value> as, bs;
-              for (int64_t x = 0; x < fm; ++x)
-                as.push_back(vector::TransferReadOp::create(
-                    b, VectorType::get({s.fragM, s.fragK}, inElem),
-                    aTiles[i],
-                    ValueRange{k.add(gRow, k.idx(x * s.fragM)), k.idx(kk)},
-                    pad0, ArrayRef<bool>{true, true}));
-              for (int64_t y = 0; y < fn; ++y)
-                bs.push_back(vector::TransferReadOp::create(
-                    b, VectorType::get({s.fragK, s.fragN}, inElem),
-                    bTiles[i],
-                    ValueRange{k.idx(kk), k.add(gCol, k.idx(y * s.fragN))},
-                    pad0, ArrayRef<bool>{true, true}));
-              for (int64_t x = 0; x < fm; ++x)
-                for (int64_t y = 0; y < fn; ++y) {
-                  auto contract = vector::ContractionOp::create(
-                      b, as[x], bs[y], accs[x * fn + y],
-                      b.getAffineMapArrayAttr(maps), iters);
-                  contract->setAttr(kIntrinsicAttrName,
-                                    b.getStringAttr(s.intrinsic));
-                  accs[x * fn + y] = contract;
-                }
-            }
-            if (s.buffers == 1)
-              gpu::BarrierOp::create(b);
-          }
-          scf::YieldOp::create(b, accs);
+  auto kernel =
+      k.forall(s.levels.block, {s.gridM, s.gridN}, [&](ValueRange ids) {
+        Value rowBase = k.mul(ids[0], s.blockM),
+              colBase = k.mul(ids[1], s.blockN);
+        SmallVector<Value> aTiles, bTiles;
+        for (int64_t i = 0; i < s.buffers; ++i) {
+          aTiles.push_back(memref::AllocOp::create(
+              b, MemRefType::get({s.blockM, s.blockK + pad}, tileElem,
+                                 MemRefLayoutAttrInterface(), space)));
+          bTiles.push_back(memref::AllocOp::create(
+              b, MemRefType::get({s.blockK, s.blockN + pad}, tileElem,
+                                 MemRefLayoutAttrInterface(), space)));
         }
-        // Accumulators to the staging tile, then every lane finishes its
-        // share of the block's outputs.
-        for (int64_t x = 0; x < fm; ++x)
-          for (int64_t y = 0; y < fn; ++y)
-            vector::TransferWriteOp::create(
-                b, loop.getResult(x * fn + y), staging,
-                ValueRange{k.add(gRow, k.idx(x * s.fragM)),
-                           k.add(gCol, k.idx(y * s.fragN))},
-                ArrayRef<bool>{true, true});
-        gpu::BarrierOp::create(b);
-        k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
-          Value laneId = k.add(k.mul(group, groupLanes), l[0]);
-          k.strided(laneId, s.blockM * s.blockN, lanes, [&](Value e) {
-            Value r = k.div(e, s.blockN), col = k.rem(e, s.blockN);
-            Value gm = k.add(rowBase, r), gn = k.add(colBase, col);
-            OpBuilder::InsertionGuard guard(b);
-            guardOutput(k, c, gm, gn);
-            Value acc = memref::LoadOp::create(b, staging, ValueRange{r, col});
-            storeResult(k, c, gm, gn, acc);
+        Value staging;
+        if (matrix)
+          staging = memref::AllocOp::create(
+              b, MemRefType::get({s.blockM, s.blockN}, f32,
+                                 MemRefLayoutAttrInterface(), space));
+
+        // Copies of k tile `k0` into buffer `i`, by every lane of the block.
+        auto copyAll = [&](Value laneId, Value k0, int64_t i) {
+          copyTile(k, c, true, aTiles[i], rowBase, k0, laneId, s.blockM,
+                   s.blockK);
+          copyTile(k, c, false, bTiles[i], colBase, k0, laneId, s.blockK,
+                   s.blockN);
+        };
+
+        k.forall(s.levels.group, {s.groupsM * s.groupsN}, [&](ValueRange g) {
+          Value group = g[0];
+          Value gRow = k.mul(k.div(group, s.groupsN), s.groupM);
+          Value gCol = k.mul(k.rem(group, s.groupsN), s.groupN);
+          if (matrix) {
+            int64_t fm = s.groupM / s.fragM, fn = s.groupN / s.fragN;
+            scf::ForOp loop = k.kLoop(VectorType::get({s.fragM, s.fragN}, f32),
+                                      fm * fn, kSteps);
+            {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(loop.getBody());
+              SmallVector<Value> accs(loop.getRegionIterArgs());
+              Value kBase = k.mul(loop.getInductionVar(), s.blockK * s.buffers);
+              AffineExpr d0, d1, d2;
+              bindDims(ctx, d0, d1, d2);
+              SmallVector<AffineMap> maps = {
+                  AffineMap::get(3, 0, {d0, d2}, ctx),
+                  AffineMap::get(3, 0, {d2, d1}, ctx),
+                  AffineMap::get(3, 0, {d0, d1}, ctx)};
+              auto iters =
+                  b.getArrayAttr({vector::IteratorTypeAttr::get(
+                                      ctx, vector::IteratorType::parallel),
+                                  vector::IteratorTypeAttr::get(
+                                      ctx, vector::IteratorType::parallel),
+                                  vector::IteratorTypeAttr::get(
+                                      ctx, vector::IteratorType::reduction)});
+              Value pad0 = arith::ConstantOp::create(b, b.getZeroAttr(inElem));
+              for (int64_t i = 0; i < s.buffers; ++i) {
+                Value k0 = k.add(kBase, k.idx(i * s.blockK));
+                k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
+                  copyAll(k.add(k.mul(group, groupLanes), l[0]), k0, i);
+                });
+                gpu::BarrierOp::create(b);
+                for (int64_t kk = 0; kk < s.blockK; kk += s.fragK) {
+                  SmallVector<Value> as, bs;
+                  for (int64_t x = 0; x < fm; ++x)
+                    as.push_back(vector::TransferReadOp::create(
+                        b, VectorType::get({s.fragM, s.fragK}, inElem),
+                        aTiles[i],
+                        ValueRange{k.add(gRow, k.idx(x * s.fragM)), k.idx(kk)},
+                        pad0, ArrayRef<bool>{true, true}));
+                  for (int64_t y = 0; y < fn; ++y)
+                    bs.push_back(vector::TransferReadOp::create(
+                        b, VectorType::get({s.fragK, s.fragN}, inElem),
+                        bTiles[i],
+                        ValueRange{k.idx(kk), k.add(gCol, k.idx(y * s.fragN))},
+                        pad0, ArrayRef<bool>{true, true}));
+                  for (int64_t x = 0; x < fm; ++x)
+                    for (int64_t y = 0; y < fn; ++y) {
+                      auto contract = vector::ContractionOp::create(
+                          b, as[x], bs[y], accs[x * fn + y],
+                          b.getAffineMapArrayAttr(maps), iters);
+                      contract->setAttr(kIntrinsicAttrName,
+                                        b.getStringAttr(s.intrinsic));
+                      accs[x * fn + y] = contract;
+                    }
+                }
+                if (s.buffers == 1)
+                  gpu::BarrierOp::create(b);
+              }
+              scf::YieldOp::create(b, accs);
+            }
+            // Accumulators to the staging tile, then every lane finishes its
+            // share of the block's outputs.
+            for (int64_t x = 0; x < fm; ++x)
+              for (int64_t y = 0; y < fn; ++y)
+                vector::TransferWriteOp::create(
+                    b, loop.getResult(x * fn + y), staging,
+                    ValueRange{k.add(gRow, k.idx(x * s.fragM)),
+                               k.add(gCol, k.idx(y * s.fragN))},
+                    ArrayRef<bool>{true, true});
+            gpu::BarrierOp::create(b);
+            k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
+              Value laneId = k.add(k.mul(group, groupLanes), l[0]);
+              k.strided(laneId, s.blockM * s.blockN, lanes, [&](Value e) {
+                Value r = k.div(e, s.blockN), col = k.rem(e, s.blockN);
+                Value gm = k.add(rowBase, r), gn = k.add(colBase, col);
+                OpBuilder::InsertionGuard guard(b);
+                guardOutput(k, c, gm, gn);
+                Value acc =
+                    memref::LoadOp::create(b, staging, ValueRange{r, col});
+                storeResult(k, c, gm, gn, acc);
+              });
+            });
+            return;
+          }
+          // Multiply-adds: each lane keeps a fragM x fragN tile (rows of
+          // vectors) and walks the scratchpad tiles.
+          k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
+            Value laneId = k.add(k.mul(group, groupLanes), l[0]);
+            int64_t lanesN = s.groupN / s.fragN;
+            Value tRow = k.add(gRow, k.mul(k.div(l[0], lanesN), s.fragM));
+            Value tCol = k.add(gCol, k.mul(k.rem(l[0], lanesN), s.fragN));
+            auto rowType = VectorType::get({s.fragN}, f32);
+            scf::ForOp loop = k.kLoop(rowType, s.fragM, kSteps);
+            {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(loop.getBody());
+              SmallVector<Value> accs(loop.getRegionIterArgs());
+              Value kBase = k.mul(loop.getInductionVar(), s.blockK * s.buffers);
+              for (int64_t i = 0; i < s.buffers; ++i) {
+                copyAll(laneId, k.add(kBase, k.idx(i * s.blockK)), i);
+                gpu::BarrierOp::create(b);
+                auto inner = scf::ForOp::create(b, k.idx(0), k.idx(s.blockK),
+                                                k.idx(1), accs);
+                {
+                  OpBuilder::InsertionGuard g2(b);
+                  b.setInsertionPointToStart(inner.getBody());
+                  Value kk = inner.getInductionVar();
+                  Value row = vector::LoadOp::create(b, rowType, bTiles[i],
+                                                     ValueRange{kk, tCol});
+                  SmallVector<Value> next;
+                  for (int64_t x = 0; x < s.fragM; ++x) {
+                    Value a = memref::LoadOp::create(
+                        b, aTiles[i], ValueRange{k.add(tRow, k.idx(x)), kk});
+                    Value splat = vector::BroadcastOp::create(b, rowType, a);
+                    next.push_back(vector::FMAOp::create(
+                        b, splat, row, inner.getRegionIterArgs()[x]));
+                  }
+                  scf::YieldOp::create(b, next);
+                }
+                accs.assign(inner.getResults().begin(),
+                            inner.getResults().end());
+                if (s.buffers == 1)
+                  gpu::BarrierOp::create(b);
+              }
+              scf::YieldOp::create(b, accs);
+            }
+            for (int64_t x = 0; x < s.fragM; ++x)
+              for (int64_t y = 0; y < s.fragN; ++y) {
+                Value gm = k.add(rowBase, k.add(tRow, k.idx(x)));
+                Value gn = k.add(colBase, k.add(tCol, k.idx(y)));
+                OpBuilder::InsertionGuard guard(b);
+                guardOutput(k, c, gm, gn);
+                Value acc = vector::ExtractOp::create(b, loop.getResult(x),
+                                                      ArrayRef<int64_t>{y});
+                storeResult(k, c, gm, gn, acc);
+              }
           });
         });
-        return;
-      }
-      // Multiply-adds: each lane keeps a fragM x fragN tile (rows of
-      // vectors) and walks the scratchpad tiles.
-      k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
-        Value laneId = k.add(k.mul(group, groupLanes), l[0]);
-        int64_t lanesN = s.groupN / s.fragN;
-        Value tRow = k.add(gRow, k.mul(k.div(l[0], lanesN), s.fragM));
-        Value tCol = k.add(gCol, k.mul(k.rem(l[0], lanesN), s.fragN));
-        auto rowType = VectorType::get({s.fragN}, f32);
-        Value zeroRow = arith::ConstantOp::create(
-            b, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
-        SmallVector<Value> inits(s.fragM, zeroRow);
-        auto loop =
-            scf::ForOp::create(b, k.idx(0), k.idx(kSteps), k.idx(1), inits);
-        {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(loop.getBody());
-          SmallVector<Value> accs(loop.getRegionIterArgs());
-          Value kBase = k.mul(loop.getInductionVar(), s.blockK * s.buffers);
-          for (int64_t i = 0; i < s.buffers; ++i) {
-            copyAll(laneId, k.add(kBase, k.idx(i * s.blockK)), i);
-            gpu::BarrierOp::create(b);
-            auto inner = scf::ForOp::create(b, k.idx(0), k.idx(s.blockK),
-                                            k.idx(1), accs);
-            {
-              OpBuilder::InsertionGuard g2(b);
-              b.setInsertionPointToStart(inner.getBody());
-              Value kk = inner.getInductionVar();
-              Value row = vector::LoadOp::create(b, rowType, bTiles[i],
-                                                 ValueRange{kk, tCol});
-              SmallVector<Value> next;
-              for (int64_t x = 0; x < s.fragM; ++x) {
-                Value a = memref::LoadOp::create(
-                    b, aTiles[i], ValueRange{k.add(tRow, k.idx(x)), kk});
-                Value splat = vector::BroadcastOp::create(b, rowType, a);
-                next.push_back(vector::FMAOp::create(
-                    b, splat, row, inner.getRegionIterArgs()[x]));
-              }
-              scf::YieldOp::create(b, next);
-            }
-            accs.assign(inner.getResults().begin(), inner.getResults().end());
-            if (s.buffers == 1)
-              gpu::BarrierOp::create(b);
-          }
-          scf::YieldOp::create(b, accs);
-        }
-        for (int64_t x = 0; x < s.fragM; ++x)
-          for (int64_t y = 0; y < s.fragN; ++y) {
-            Value gm = k.add(rowBase, k.add(tRow, k.idx(x)));
-            Value gn = k.add(colBase, k.add(tCol, k.idx(y)));
-            OpBuilder::InsertionGuard guard(b);
-            guardOutput(k, c, gm, gn);
-            Value acc = vector::ExtractOp::create(b, loop.getResult(x),
-                                                  ArrayRef<int64_t>{y});
-            storeResult(k, c, gm, gn, acc);
-          }
       });
-    });
-  });
   setHierarchySchedule(kernel, s.toJson());
 }
 
@@ -609,7 +614,8 @@ LogicalResult emitElementwise(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
   s.groupsM = groups;
   KernelBuilder k(b, s);
   int64_t perBlock = groups * levels.lanes;
-  int64_t blocks = std::max<int64_t>(llvm::divideCeilSigned(total, perBlock), 1);
+  int64_t blocks =
+      std::max<int64_t>(llvm::divideCeilSigned(total, perBlock), 1);
   auto kernel = k.forall(levels.block, {blocks}, [&](ValueRange ids) {
     k.forall(levels.group, {groups}, [&](ValueRange g) {
       k.forall(levels.lane, {levels.lanes}, [&](ValueRange l) {
@@ -630,14 +636,13 @@ LogicalResult emitElementwise(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
       });
     });
   });
-  setHierarchySchedule(kernel, {{"elementwise", total},
-                                {"lanes", perBlock},
-                                {"grid", {blocks}}});
+  setHierarchySchedule(
+      kernel,
+      {{"elementwise", total}, {"lanes", perBlock}, {"grid", {blocks}}});
   return success();
 }
 
-struct MapHierarchy
-    : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
+struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
   void runOnOperation() override {
     auto module = getOperation()->getParentOfType<ModuleOp>();
     if (!module)
@@ -717,8 +722,9 @@ struct MapHierarchy
     SmallVector<memref::AllocOp> allocs;
     getOperation()->walk([&](memref::AllocOp a) { allocs.push_back(a); });
     for (memref::AllocOp a : allocs)
-      if (llvm::all_of(a->getUsers(),
-                       [](Operation *u) { return isa<memref::DeallocOp>(u); })) {
+      if (llvm::all_of(a->getUsers(), [](Operation *u) {
+            return isa<memref::DeallocOp>(u);
+          })) {
         for (Operation *u : llvm::make_early_inc_range(a->getUsers()))
           u->erase();
         a->erase();

@@ -118,3 +118,27 @@ func.func @relu(%x: memref<256x256xf32>, %y: memref<256x256xf32>) {
   }
   return
 }
+
+// -----
+
+// Extents the tiles do not divide: copies check bounds and fill zeros
+// (scalar, no 16-byte vectors), and only outputs inside C are stored.
+// A100-LABEL: func.func @ragged
+// A100: scf.forall (%{{.*}}) in (32) {
+// A100: %[[IN:.*]] = arith.andi
+// A100: scf.if %[[IN]] -> (f16) {
+// A100: memref.load %arg0
+// A100: } else {
+// A100: scf.yield %{{.*}} : f16
+// A100: memref.store {{.*}} : memref<{{.*}}xf16, #strata.mem<"shared">>
+// A100: vector.contract
+// A100: arith.cmpi ult, %{{.*}}, %c100
+// A100: arith.cmpi ult, %{{.*}}, %c70
+// A100: scf.if
+// A100: memref.store {{.*}}, %arg2
+func.func @ragged(%a: memref<100x50xf16>, %b: memref<50x70xf16>, %c: memref<100x70xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<100x70xf32>)
+  linalg.matmul ins(%a, %b : memref<100x50xf16>, memref<50x70xf16>) outs(%c : memref<100x70xf32>)
+  return
+}

@@ -55,8 +55,7 @@ LogicalResult mergeKernelModules(ModuleOp module) {
         }
         StringAttr fresh = other.getNameAttr();
         if (first.lookupSymbol(fresh))
-          return op.emitError("nvidia: two kernels named ")
-                 << symbol.getName();
+          return op.emitError("nvidia: two kernels named ") << symbol.getName();
         renamed[{other.getNameAttr(), symbol.getNameAttr()}] = fresh;
         symbol.setName(fresh);
       }
@@ -247,8 +246,8 @@ llvm::Expected<Bundle> Bundle::fromJson(const nlohmann::json &doc) {
         for (const nlohmann::json &a : s.at("args")) {
           bool temporary = a.contains("temporary");
           int64_t index = a.at(temporary ? "temporary" : "buffer");
-          int64_t limit = temporary ? int64_t(plan.temporaries.size())
-                                    : plan.arguments;
+          int64_t limit =
+              temporary ? int64_t(plan.temporaries.size()) : plan.arguments;
           if (index < 0 || index >= limit)
             return fail("bundle: argument index out of range in kernel '" +
                         step.kernel + "'");

@@ -42,8 +42,8 @@ struct LaunchStep {
 
 struct FunctionPlan {
   std::string name;
-  int64_t arguments = 0;               ///< buffers in the signature
-  std::vector<int64_t> temporaries;    ///< bytes of each temporary
+  int64_t arguments = 0;            ///< buffers in the signature
+  std::vector<int64_t> temporaries; ///< bytes of each temporary
   std::vector<LaunchStep> steps;
 };
 

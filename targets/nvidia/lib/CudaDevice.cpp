@@ -33,8 +33,10 @@ using CUmodule = void *;
 using CUfunction = void *;
 using CUevent = void *;
 using CUstream = void *;
-constexpr int kMaxDynamicSharedAttr = 8; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-constexpr int kComputeMajorAttr = 75;    // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+constexpr int kMaxDynamicSharedAttr =
+    8; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+constexpr int kComputeMajorAttr =
+    75; // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
 constexpr int kComputeMinorAttr = 76;
 constexpr CUresult kNoDevice = 100; // CUDA_ERROR_NO_DEVICE
 
@@ -55,9 +57,9 @@ struct Driver {
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventSynchronize)(CUevent);
@@ -71,9 +73,9 @@ struct Driver {
     const char *text = nullptr;
     if (cuGetErrorString)
       cuGetErrorString(rc, &text);
-    return llvm::createStringError(llvm::formatv(
-        "CUDA driver: {0} failed: {1} (error {2})", what,
-        text ? text : "unknown error", rc));
+    return llvm::createStringError(
+        llvm::formatv("CUDA driver: {0} failed: {1} (error {2})", what,
+                      text ? text : "unknown error", rc));
   }
 };
 
@@ -177,8 +179,7 @@ public:
   allocate(size_t bytes) override {
     CUdeviceptr ptr = 0;
     if (llvm::Error e = driver->check(
-            driver->cuMemAlloc(&ptr, std::max<size_t>(bytes, 1)),
-            "cuMemAlloc"))
+            driver->cuMemAlloc(&ptr, std::max<size_t>(bytes, 1)), "cuMemAlloc"))
       return std::move(e);
     return std::make_unique<CudaBuffer>(driver, ptr, bytes);
   }
@@ -203,8 +204,7 @@ public:
   load(llvm::StringRef path) override {
     auto file = llvm::MemoryBuffer::getFile(path);
     if (!file)
-      return llvm::createStringError(file.getError(),
-                                     "cannot read " + path);
+      return llvm::createStringError(file.getError(), "cannot read " + path);
     nlohmann::json doc =
         nlohmann::json::parse((*file)->getBuffer().str(), nullptr, false);
     if (doc.is_discarded())
@@ -216,9 +216,9 @@ public:
     exe->bundle = std::move(*bundle);
     const std::string &image =
         exe->bundle.cubin.empty() ? exe->bundle.ptx : exe->bundle.cubin;
-    if (llvm::Error e = driver->check(
-            driver->cuModuleLoadData(&exe->module, image.c_str()),
-            "cuModuleLoadData"))
+    if (llvm::Error e =
+            driver->check(driver->cuModuleLoadData(&exe->module, image.c_str()),
+                          "cuModuleLoadData"))
       return std::move(e);
     for (const FunctionPlan &f : exe->bundle.functions)
       for (const LaunchStep &s : f.steps) {
@@ -226,8 +226,7 @@ public:
           continue;
         CUfunction fn = nullptr;
         if (llvm::Error e = driver->check(
-                driver->cuModuleGetFunction(&fn, exe->module,
-                                            s.kernel.c_str()),
+                driver->cuModuleGetFunction(&fn, exe->module, s.kernel.c_str()),
                 "cuModuleGetFunction(" + s.kernel + ")"))
           return std::move(e);
         // Above 48 KiB, dynamic shared memory must be opted into.
@@ -250,9 +249,9 @@ public:
       return llvm::createStringError("the bundle has no function '" +
                                      signature.name + "'");
     if (int64_t(args.size()) != plan->arguments)
-      return llvm::createStringError(llvm::formatv(
-          "'{0}' takes {1} buffers, {2} given", plan->name, plan->arguments,
-          args.size()));
+      return llvm::createStringError(
+          llvm::formatv("'{0}' takes {1} buffers, {2} given", plan->name,
+                        plan->arguments, args.size()));
     auto &temps = exe.temporaries[plan->name];
     if (temps.empty())
       for (int64_t bytes : plan->temporaries) {
@@ -275,8 +274,8 @@ public:
                   exe.kernels.at(step.kernel), unsigned(step.grid[0]),
                   unsigned(step.grid[1]), unsigned(step.grid[2]),
                   unsigned(step.block[0]), unsigned(step.block[1]),
-                  unsigned(step.block[2]), unsigned(step.sharedBytes),
-                  nullptr, params.data(), nullptr),
+                  unsigned(step.block[2]), unsigned(step.sharedBytes), nullptr,
+                  params.data(), nullptr),
               "cuLaunchKernel(" + step.kernel + ")"))
         return e;
     }

@@ -174,8 +174,8 @@ LogicalResult inlineThreadLoop(scf::ForallOp forall, Value tid,
       return failure();
   Block *body = forall.getBody();
   body->getTerminator()->erase();
-  b.getInsertionBlock()->getOperations().splice(
-      Block::iterator(forall), body->getOperations());
+  b.getInsertionBlock()->getOperations().splice(Block::iterator(forall),
+                                                body->getOperations());
   for (auto [iv, v] : llvm::zip(forall.getInductionVars(), ivs))
     iv.replaceAllUsesWith(v);
   forall.erase();
@@ -189,8 +189,7 @@ void replaceMemorySpace(Operation *root, Attribute from, Attribute to) {
     auto m = dyn_cast<MemRefType>(t);
     if (!m || m.getMemorySpace() != from)
       return t;
-    return MemRefType::get(m.getShape(), m.getElementType(), m.getLayout(),
-                           to);
+    return MemRefType::get(m.getShape(), m.getElementType(), m.getLayout(), to);
   };
   root->walk([&](Operation *op) {
     for (Value r : op->getResults())
@@ -252,8 +251,7 @@ LogicalResult convertBlock(scf::ForallOp forall, const Levels &levels,
   for (Value &s : sizes)
     if (!s)
       s = cst(1);
-  Value shared =
-      arith::ConstantIntOp::create(b, b.getI32Type(), sharedBytes);
+  Value shared = arith::ConstantIntOp::create(b, b.getI32Type(), sharedBytes);
   auto launch = gpu::LaunchOp::create(b, sizes[0], sizes[1], sizes[2],
                                       cst(*threads), cst(1), cst(1), shared);
   Block &body = launch.getBody().front();
@@ -261,8 +259,7 @@ LogicalResult convertBlock(scf::ForallOp forall, const Levels &levels,
   gpu::TerminatorOp::create(b);
   b.setInsertionPointToStart(&body);
   Value tid = launch.getThreadIds().x;
-  SmallVector<Value> blockIds = {launch.getBlockIds().x,
-                                 launch.getBlockIds().y,
+  SmallVector<Value> blockIds = {launch.getBlockIds().x, launch.getBlockIds().y,
                                  launch.getBlockIds().z};
   Value dynamic;
   if (sharedBytes > 0)
@@ -305,8 +302,7 @@ LogicalResult convertBlock(scf::ForallOp forall, const Levels &levels,
   return success();
 }
 
-struct GridToGPU
-    : public PassWrapper<GridToGPU, OperationPass<ModuleOp>> {
+struct GridToGPU : public PassWrapper<GridToGPU, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GridToGPU)
   StringRef getArgument() const override { return "nvidia-grid-to-gpu"; }
   StringRef getDescription() const override {
@@ -314,8 +310,8 @@ struct GridToGPU
            "buffers to dynamic shared memory";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<gpu::GPUDialect, arith::ArithDialect,
-                    memref::MemRefDialect>();
+    registry
+        .insert<gpu::GPUDialect, arith::ArithDialect, memref::MemRefDialect>();
   }
   void runOnOperation() override {
     ModuleOp module = getOperation();

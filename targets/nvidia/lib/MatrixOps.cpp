@@ -60,8 +60,8 @@ struct MatrixOps : public PassWrapper<MatrixOps, OperationPass<func::FuncOp>> {
            "and nvgpu.mma.sync";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<affine::AffineDialect, gpu::GPUDialect,
-                    nvgpu::NVGPUDialect, vector::VectorDialect>();
+    registry.insert<affine::AffineDialect, gpu::GPUDialect, nvgpu::NVGPUDialect,
+                    vector::VectorDialect>();
   }
   void runOnOperation() override {
     // The k loops of tagged contractions, marked (the preparation below

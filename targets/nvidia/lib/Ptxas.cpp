@@ -41,8 +41,8 @@ struct TempFiles {
   }
   llvm::Expected<llvm::StringRef> make(llvm::StringRef suffix) {
     llvm::SmallString<128> path;
-    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-            "strata-ptxas", suffix, path))
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("strata-ptxas", suffix, path))
       return llvm::createStringError(ec, "cannot create a temporary file");
     paths.push_back(path);
     return llvm::StringRef(paths.back());
@@ -65,9 +65,9 @@ llvm::Expected<Assembled> strata::nvidia::runPtxas(const std::string &ptxas,
   auto output = files.make("cubin");
   auto log = files.make("log");
   if (!input || !output || !log)
-    return llvm::joinErrors(input.takeError(),
-                            llvm::joinErrors(output.takeError(),
-                                             log.takeError()));
+    return llvm::joinErrors(
+        input.takeError(),
+        llvm::joinErrors(output.takeError(), log.takeError()));
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(*input, ec);
@@ -76,12 +76,12 @@ llvm::Expected<Assembled> strata::nvidia::runPtxas(const std::string &ptxas,
     os << ptx;
   }
   std::string archFlag = ("-arch=" + arch).str();
-  llvm::SmallVector<llvm::StringRef> args = {
-      ptxas, archFlag, "-O3", "-v", *input, "-o", *output};
+  llvm::SmallVector<llvm::StringRef> args = {ptxas,  archFlag, "-O3",  "-v",
+                                             *input, "-o",     *output};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, *log, *log};
   std::string message;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0,
-                                     0, &message);
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0,
+                                     &message);
   auto text = readFile(*log);
   if (!text)
     return text.takeError();

@@ -72,9 +72,7 @@ struct HierarchySchedule {
   /// Registers one lane keeps accumulators in.
   int64_t accumulatorRegisters = 0;
 
-  int64_t lanesPerBlock() const {
-    return groupsM * groupsN * levels.lanes;
-  }
+  int64_t lanesPerBlock() const { return groupsM * groupsN * levels.lanes; }
   nlohmann::json toJson() const;
 };
 
