@@ -19,7 +19,8 @@
 // its own tile with multiply-adds. A zero fill of the accumulator is folded
 // into the kernel, and an elementwise consumer of the result (bias,
 // activation) is applied to the finished accumulators before the only store
-// (a fused epilogue). Other elementwise ops get one element per lane.
+// (a fused epilogue). Other elementwise ops (and buffer copies) get one
+// element per lane.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
@@ -653,6 +654,16 @@ struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
     std::optional<HierarchyLevels> levels = hierarchyLevels(*chip);
     if (!levels)
       return; // a flat chip: strata-apply-schedule maps it
+    // Buffer copies (a result that is an argument, say) are elementwise
+    // ops like any other.
+    SmallVector<memref::CopyOp> copies;
+    getOperation()->walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+    for (memref::CopyOp copy : copies) {
+      OpBuilder b(copy);
+      linalg::CopyOp::create(b, copy.getLoc(), ValueRange{copy.getSource()},
+                             ValueRange{copy.getTarget()});
+      copy.erase();
+    }
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!op->getParentOfType<scf::ForallOp>())

@@ -142,3 +142,16 @@ func.func @ragged(%a: memref<100x50xf16>, %b: memref<50x70xf16>, %c: memref<100x
   linalg.matmul ins(%a, %b : memref<100x50xf16>, memref<50x70xf16>) outs(%c : memref<100x70xf32>)
   return
 }
+
+// -----
+
+// A buffer copy (what an identity function bufferizes to) is elementwise.
+// A100-LABEL: func.func @copy
+// A100-NOT: memref.copy
+// A100: scf.forall (%{{.*}}) in (1) {
+// A100: memref.load %arg0
+// A100: memref.store {{.*}}, %arg1
+func.func @copy(%a: memref<4xf32>, %b: memref<4xf32>) {
+  memref.copy %a, %b : memref<4xf32> to memref<4xf32>
+  return
+}

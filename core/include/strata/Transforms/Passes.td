@@ -305,6 +305,7 @@ def StrataMapHierarchy : Pass<"strata-map-hierarchy", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
