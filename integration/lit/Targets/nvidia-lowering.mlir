@@ -9,7 +9,7 @@
 
 // MM-LABEL: func.func @matmul_f16
 // MM: gpu.launch_func @matmul_f16_kernel::@matmul_f16_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %{{.*}} args(%arg0 : memref<256x512xf16>, %arg1 : memref<512x384xf16>, %arg2 : memref<256x384xf32>)
-// MM: gpu.module @matmul_f16_kernel [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
+// MM: gpu.module @matmul_f16_kernel [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80"{{.*}}>]
 // MM: llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32
 // MM: llvm.func @matmul_f16_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {gpu.kernel
 // MM: nvvm.barrier0
@@ -20,7 +20,7 @@
 // MLP-LABEL: func.func @mlp_f16
 // MLP-COUNT-1: gpu.launch_func
 // MLP-NOT: gpu.launch_func
-// MLP: gpu.module @mlp_f16_kernel [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
+// MLP: gpu.module @mlp_f16_kernel [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80"{{.*}}>]
 // MLP: nvvm.mma.sync
 
 // No f32 intrinsic: multiply-adds, no matrix ops.

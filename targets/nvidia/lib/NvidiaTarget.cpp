@@ -11,6 +11,7 @@
 #include "Bundle.h"
 #include "CudaDevice.h"
 #include "GridToGPU.h"
+#include "Ptxas.h"
 
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Target/TargetRegistry.h"
@@ -84,16 +85,19 @@ public:
     pm.addNestedPass<mlir::func::FuncOp>(nvidia::createMatrixOpsPass());
     addPipeline(pm, "canonicalize,cse,gpu-launch-sink-index-computations,"
                     "gpu-kernel-outlining");
+    // Math left after the approximations (fma, abs, sqrt...) becomes
+    // libdevice calls, linked into the PTX from the CUDA toolkit's libdevice
+    // when there is one (without it ptxas reports the unresolved function).
+    std::string link;
+    if (std::optional<std::string> libdevice = nvidia::findLibdevice())
+      link = " l=" + *libdevice;
     addPipeline(pm, llvm::formatv("nvvm-attach-target{{chip={0} "
-                                  "features=+ptx{1} O=3}",
-                                  chip.arch, nvidia::ptxVersion(chip.arch))
+                                  "features=+ptx{1} O=3{2}}",
+                                  chip.arch, nvidia::ptxVersion(chip.arch),
+                                  link)
                         .str());
-    // math ops left after the approximations (fma, sqrt, abs...) become
-    // LLVM intrinsics that NVPTX selects, not libdevice calls: the PTX must
-    // not depend on libdevice being found when it is generated.
     addPipeline(pm, "gpu.module(convert-vector-to-scf,lower-affine,"
                     "convert-scf-to-cf,expand-strided-metadata,"
-                    "convert-math-to-llvm,"
                     "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
                     "convert-nvgpu-to-nvvm,canonicalize,cse,"
                     "reconcile-unrealized-casts)");

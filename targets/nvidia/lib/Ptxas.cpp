@@ -31,6 +31,21 @@ std::optional<std::string> strata::nvidia::findPtxas() {
   return std::nullopt;
 }
 
+std::optional<std::string> strata::nvidia::findLibdevice() {
+  for (const char *var : {"CUDA_PATH", "CUDA_HOME"}) {
+    const char *root = std::getenv(var);
+    if (!root)
+      continue;
+    llvm::SmallString<128> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::exists(path))
+      return path.str().str();
+  }
+  if (llvm::sys::fs::exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"))
+    return std::string("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  return std::nullopt;
+}
+
 namespace {
 /// Files removed when it goes out of scope.
 struct TempFiles {

@@ -13,6 +13,10 @@ namespace strata::nvidia {
 /// nullopt when there is none.
 std::optional<std::string> findPtxas();
 
+/// libdevice.10.bc of the CUDA toolkit ($CUDA_PATH, $CUDA_HOME or
+/// /usr/local/cuda); nullopt when there is none.
+std::optional<std::string> findLibdevice();
+
 struct Assembled {
   std::string cubin;
   std::string log; ///< ptxas -v: registers, shared memory, spills per kernel
