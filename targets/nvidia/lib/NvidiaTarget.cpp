@@ -91,11 +91,11 @@ public:
     std::string link;
     if (std::optional<std::string> libdevice = nvidia::findLibdevice())
       link = " l=" + *libdevice;
-    addPipeline(pm, llvm::formatv("nvvm-attach-target{{chip={0} "
-                                  "features=+ptx{1} O=3{2}}",
-                                  chip.arch, nvidia::ptxVersion(chip.arch),
-                                  link)
-                        .str());
+    addPipeline(pm,
+                llvm::formatv("nvvm-attach-target{{chip={0} "
+                              "features=+ptx{1} O=3{2}}",
+                              chip.arch, nvidia::ptxVersion(chip.arch), link)
+                    .str());
     addPipeline(pm, "gpu.module(convert-vector-to-scf,lower-affine,"
                     "convert-scf-to-cf,expand-strided-metadata,"
                     "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
