@@ -18,3 +18,16 @@ config.environment["TERM"] = "dumb"
 config.substitutions.append(("%examples", os.path.join(config.strata_src_root, "examples", "models")))
 config.substitutions.append(("%descriptions", os.path.join(config.strata_src_root, "targets")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+
+# Tests of the nvidia plugin need it built; those that assemble PTX need
+# ptxas (the CUDA toolkit), found as the plugin finds it.
+import shutil
+if os.path.isdir(os.path.join(config.strata_src_root, "targets", "nvidia")):
+    config.available_features.add("nvidia-plugin")
+if shutil.which("ptxas") or os.path.exists(os.path.join(
+        os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "ptxas")) or \
+        os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("ptxas")
+for var in ["CUDA_PATH", "STRATA_PTXAS"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]

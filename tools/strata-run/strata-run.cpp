@@ -18,6 +18,7 @@
 #include "strata/Runtime/Check.h"
 #include "strata/Runtime/Device.h"
 #include "strata/Runtime/HostDevice.h"
+#include "strata/Runtime/NoDevice.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -220,8 +221,19 @@ int main(int argc, char **argv) {
                                      artifact)))
       return 1;
     auto device = plugin.createDevice(*chip);
-    if (!device)
-      return report(device.takeError()), 1;
+    if (!device) {
+      // No device of this kind here: compiled, but cannot run (a skip).
+      int status = 1;
+      llvm::Error rest = llvm::handleErrors(
+          device.takeError(), [&](const runtime::NoDeviceError &e) {
+            tool::error("no device to run on: " + e.message() +
+                        " (the program compiled; exit status " +
+                        std::to_string(runtime::kNoDeviceExitCode) + ")");
+            status = runtime::kNoDeviceExitCode;
+          });
+      report(std::move(rest));
+      return status;
+    }
     program.device = std::move(*device);
     auto executable = program.device->load(artifact);
     if (!executable)

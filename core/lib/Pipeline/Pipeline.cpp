@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - The core's stages S1-S4 -----------------------------===//
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Codegen/HostLowering.h"
+#include "strata/Pipeline/HierarchyPipeline.h"
 #include "strata/Schedule/ScratchpadModel.h"
 #include "strata/Transforms/Passes.h"
 
@@ -90,6 +91,9 @@ void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &chip,
     buildBufferizePipeline(pm);
     return;
   }
+  // Chips with groups of lanes under a scratchpad (HierarchyPipeline.h).
+  if (usesHierarchyPipeline(chip))
+    return buildHierarchyApplyPipeline(pm, chip);
   addPipeline(pm, options.fuse
                       ? "func.func(strata-apply-schedule)"
                       : "func.func(strata-apply-schedule{fuse=false})");

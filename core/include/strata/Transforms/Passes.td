@@ -321,4 +321,38 @@ def StrataLowerVectors : Pass<"strata-lower-vectors"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def StrataMapHierarchy : Pass<"strata-map-hierarchy", "::mlir::func::FuncOp"> {
+  let summary = "S4 on buffers: map ops to nested compute levels and a scratchpad";
+  let description = [{
+    For chips whose scratchpad belongs to a compute level with groups of
+    lanes inside (Schedule/HierarchyModel.h), after bufferization: each
+    contraction becomes nested `scf.forall` loops over the block, group and
+    lane levels (`#strata.grid<...>`) with its operand tiles copied into
+    `#strata.mem<scratchpad>` buffers, `gpu.barrier` between the copies and
+    their use, and `vector.contract` ops at a matrix intrinsic's shape
+    (tagged `strata.intrinsic`) or per-lane multiply-adds; a zero fill and an
+    elementwise consumer (bias, activation) fold into its kernel. Other
+    elementwise ops get one element per lane:
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+    // ->
+    scf.forall (%i, %j) in (1, 2) {
+      %as = memref.alloc() : memref<64x72xf16, #strata.mem<"tiles">>
+      scf.forall (%g) in (2) {
+        scf.for ... { scf.forall (%l) in (32) { copies } gpu.barrier
+                      vector.contract {strata.intrinsic = "mm16x8x16"} ... }
+      } {mapping = [#strata.grid<"group", 0>]}
+    } {mapping = [#strata.grid<"block", 1>, #strata.grid<"block", 0>]}
+    ```
+    Chips without such a hierarchy are left alone.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // STRATA_TRANSFORMS_PASSES

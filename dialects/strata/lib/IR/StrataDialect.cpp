@@ -86,10 +86,17 @@ LogicalResult StrataDialect::verifyOperationAttribute(Operation *op,
              << "'strata.schedule' must be a #strata.schedule attribute";
     return success();
   }
+  // The matrix intrinsic a contraction of the mapped IR maps to (S4).
+  if (attr.getName() == "strata.intrinsic") {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'strata.intrinsic' must name an intrinsic";
+    return success();
+  }
   if (attr.getName() != kHardwareAttrName)
     return op->emitError() << "unknown strata attribute '"
                            << attr.getName().getValue() << "'; expected '"
-                           << kHardwareAttrName << "' or 'strata.schedule'";
+                           << kHardwareAttrName
+                           << "', 'strata.schedule' or 'strata.intrinsic'";
   auto hw = dyn_cast<HardwareAttr>(attr.getValue());
   if (!hw)
     return op->emitError() << "'" << kHardwareAttrName

@@ -1,0 +1,89 @@
+//===- HierarchyModel.h - Schedules over nested compute levels --*- C++ -*-===//
+//
+// The model for chips whose scratchpad memory is owned by a compute level
+// that has further levels inside it (e.g. a grid of blocks, each a group of
+// collectives of lanes): a contraction is split into block tiles sized to the
+// scratchpad (with multi-buffering), each block into group tiles sized to the
+// lanes' registers and to a matrix intrinsic the group issues (or a scalar
+// multiply-add tile per lane when none matches), with enough blocks to fill
+// the block level's instances. Elementwise ops get one element per lane.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STRATA_SCHEDULE_HIERARCHYMODEL_H
+#define STRATA_SCHEDULE_HIERARCHYMODEL_H
+
+#include "strata/HW/Description.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace strata {
+
+/// The levels a hierarchy schedule maps to, read from the description.
+struct HierarchyLevels {
+  std::string block;      ///< compute level owning the scratchpad
+  std::string group;      ///< level directly above the lanes
+  std::string lane;       ///< innermost compute level
+  std::string scratchpad; ///< memory level the blocks share tiles in
+  int64_t blocks = 1;     ///< instances of `block` in the chip
+  int64_t groups = 1;     ///< instances of `group` in one `block`
+  int64_t lanes = 1;      ///< instances of `lane` in one `group`
+  int64_t scratchpadBytes = 0;
+  int64_t scratchpadBanks = 0;
+  int64_t registers = 0; ///< registers of one lane (the vector unit's count)
+};
+
+/// The levels of `chip` when it has a scratchpad owned by a compute level
+/// with at least two levels inside it; nullopt otherwise (caches only, or a
+/// scratchpad per innermost core), where the flat model applies.
+std::optional<HierarchyLevels> hierarchyLevels(const hw::Description &chip);
+
+/// A contraction C[m, n] (+)= A[m, k] * B[k, n] as the hierarchy model sees
+/// it: extents and element type names (description spelling: "f16", "f32").
+struct ContractionShape {
+  int64_t m = 1, n = 1, k = 1;
+  std::string inputType = "f32";
+  std::string accType = "f32";
+};
+
+struct HierarchySchedule {
+  HierarchyLevels levels;
+  /// Block tile (one instance of the block level) and its k step.
+  int64_t blockM = 1, blockN = 1, blockK = 1;
+  /// Groups per block along m and n; each group owns groupM x groupN.
+  int64_t groupsM = 1, groupsN = 1;
+  int64_t groupM = 1, groupN = 1;
+  /// The matrix intrinsic the groups issue (its shape in fragM/N/K), or
+  /// empty: each lane computes a fragM x fragN tile with multiply-adds.
+  std::string intrinsic;
+  int64_t fragM = 1, fragN = 1, fragK = 1;
+  /// Scratchpad copies of the operand tiles (2: the next k tile loads while
+  /// the current one is used) and the elements each scratchpad row is
+  /// padded by so that rows start in different banks.
+  int64_t buffers = 1;
+  int64_t padElements = 0;
+  /// Bytes of scratchpad one block uses (operand tiles and the staging tile
+  /// of the accumulators) and the grid it runs.
+  int64_t scratchpadBytes = 0;
+  int64_t gridM = 1, gridN = 1;
+  /// Registers one lane keeps accumulators in.
+  int64_t accumulatorRegisters = 0;
+
+  int64_t lanesPerBlock() const { return groupsM * groupsN * levels.lanes; }
+  nlohmann::json toJson() const;
+};
+
+/// Bytes of one element of a description type name (0 if unknown).
+int64_t typeBytes(const std::string &type);
+
+/// The schedule of a contraction on a hierarchy chip.
+HierarchySchedule chooseHierarchySchedule(const ContractionShape &shape,
+                                          const HierarchyLevels &levels,
+                                          const hw::Description &chip);
+
+} // namespace strata
+
+#endif // STRATA_SCHEDULE_HIERARCHYMODEL_H

@@ -1,0 +1,241 @@
+//===- HierarchyModel.cpp - Schedules over nested compute levels ----------===//
+//
+// Decisions, from the outside in, for a contraction on a chip whose
+// scratchpad belongs to a level with groups of lanes inside:
+//   1. the fragment: a matrix intrinsic the group level issues with the
+//      operands' types, else a multiply-add tile per lane sized to half of
+//      its registers;
+//   2. the group tile: as many fragments as keep the accumulators in half of
+//      a lane's registers, the most multiply-adds per loaded element;
+//   3. the block: the groups of one block-level instance arranged near
+//      square, halved while there are fewer blocks than instances to fill;
+//   4. the k step: the largest (up to 4 fragments) whose operand tiles,
+//      double-buffered when they fit, and the staging tile fit the
+//      scratchpad; rows padded so that consecutive rows start in other banks.
+//
+//===----------------------------------------------------------------------===//
+#include "strata/Schedule/HierarchyModel.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace strata;
+
+int64_t strata::typeBytes(const std::string &type) {
+  if (type == "f64" || type == "i64")
+    return 8;
+  if (type == "f32" || type == "tf32" || type == "i32")
+    return 4;
+  if (type == "f16" || type == "bf16" || type == "i16")
+    return 2;
+  if (type == "i8" || type == "fp8e4m3" || type == "fp8e5m2")
+    return 1;
+  return 0;
+}
+
+std::optional<HierarchyLevels>
+strata::hierarchyLevels(const hw::Description &chip) {
+  for (const hw::MemoryLevel &mem : chip.memory) {
+    if (mem.kind != "scratchpad")
+      continue;
+    auto owner = std::find_if(
+        chip.compute.begin(), chip.compute.end(),
+        [&](const hw::ComputeLevel &c) { return c.name == mem.owner; });
+    if (owner == chip.compute.end() || chip.compute.end() - owner < 3)
+      continue; // the owner needs a group level and a lane level inside
+    HierarchyLevels levels;
+    levels.block = owner->name;
+    levels.group = chip.compute[chip.compute.size() - 2].name;
+    levels.lane = chip.compute.back().name;
+    levels.scratchpad = mem.name;
+    levels.blocks = std::max<int64_t>(chip.totalUnits(levels.block), 1);
+    for (auto it = owner + 1; it + 1 != chip.compute.end(); ++it)
+      levels.groups *= std::max<int64_t>(it->count, 1);
+    levels.lanes = std::max<int64_t>(chip.compute.back().count, 1);
+    levels.scratchpadBytes = mem.capacityBytes;
+    levels.scratchpadBanks = mem.banks;
+    levels.registers = chip.vector ? chip.vector->registers : 64;
+    return levels;
+  }
+  return std::nullopt;
+}
+
+namespace {
+int64_t roundUp(int64_t a, int64_t b) {
+  return llvm::divideCeilSigned(a, b) * b;
+}
+
+/// The first intrinsic (description order is preference order) issued by
+/// the group level for `shape`'s types; accumulating in a wider type than
+/// the output is allowed (f16 results from f32 accumulators).
+const hw::MatrixIntrinsic *matchIntrinsic(const ContractionShape &shape,
+                                          const HierarchyLevels &levels,
+                                          const hw::Description &chip) {
+  for (const hw::MatrixIntrinsic &mi : chip.matrix) {
+    if (mi.level != levels.group || mi.aType != shape.inputType ||
+        mi.bType != shape.inputType)
+      continue;
+    if (mi.accType == shape.accType ||
+        (mi.accType == "f32" &&
+         (shape.accType == "f16" || shape.accType == "bf16")))
+      return &mi;
+  }
+  return nullptr;
+}
+
+/// Powers of two times `unit`, up to `limit` (at least `unit`).
+std::vector<int64_t> multiples(int64_t unit, int64_t limit) {
+  std::vector<int64_t> out;
+  for (int64_t v = unit; v <= std::max(limit, unit); v *= 2)
+    out.push_back(v);
+  return out;
+}
+} // namespace
+
+HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
+                                                  const HierarchyLevels &levels,
+                                                  const hw::Description &chip) {
+  HierarchySchedule s;
+  s.levels = levels;
+  int64_t eb = std::max<int64_t>(typeBytes(shape.inputType), 1);
+  int64_t registers = std::max<int64_t>(levels.registers, 8);
+  int64_t lanes = levels.lanes;
+
+  // 1-2. Fragment and group tile.
+  if (const hw::MatrixIntrinsic *mi = matchIntrinsic(shape, levels, chip)) {
+    s.intrinsic = mi->name;
+    s.fragM = mi->m, s.fragN = mi->n, s.fragK = mi->k;
+    double best = -1;
+    for (int64_t gm : multiples(s.fragM, roundUp(shape.m, s.fragM)))
+      for (int64_t gn : multiples(s.fragN, roundUp(shape.n, s.fragN))) {
+        // f32 accumulators spread over the lanes, in half the registers.
+        int64_t acc = llvm::divideCeilSigned(gm * gn, lanes);
+        if (acc > registers / 2)
+          continue;
+        double score = double(gm * gn) / double(gm + gn);
+        if (score > best + 1e-9) {
+          best = score;
+          s.groupM = gm, s.groupN = gn, s.accumulatorRegisters = acc;
+        }
+      }
+    if (best < 0)
+      s.groupM = s.fragM, s.groupN = s.fragN,
+      s.accumulatorRegisters = llvm::divideCeilSigned(s.fragM * s.fragN, lanes);
+  } else {
+    // A tm x tn tile per lane: accumulators plus one column of A and one
+    // row of B in half the registers.
+    double best = -1;
+    for (int64_t tm = 1; tm <= 16; tm *= 2)
+      for (int64_t tn = 1; tn <= 16; tn *= 2) {
+        if (tm * tn + tm + tn > registers / 2)
+          continue;
+        double score = double(tm * tn) / double(tm + tn);
+        if (score > best + 1e-9)
+          best = score, s.fragM = tm, s.fragN = tn;
+      }
+    s.fragK = 1;
+    s.accumulatorRegisters = s.fragM * s.fragN;
+    // Lanes side by side along n (contiguous in memory), the rest along m.
+    int64_t lanesN = 1;
+    while (lanesN * lanesN < lanes)
+      lanesN *= 2;
+    int64_t lanesM = std::max<int64_t>(lanes / lanesN, 1);
+    s.groupM = lanesM * s.fragM, s.groupN = lanesN * s.fragN;
+  }
+
+  // 3. Groups per block, near square, not past the problem.
+  int64_t groups = 1;
+  while (groups * 2 <= levels.groups)
+    groups *= 2;
+  int64_t gm = 1, gn = 1;
+  while (gm * gn < groups) {
+    bool mFull = gm * s.groupM >= shape.m, nFull = gn * s.groupN >= shape.n;
+    if (mFull && nFull)
+      break;
+    if (!mFull && (nFull || gm * s.groupM <= gn * s.groupN))
+      gm *= 2;
+    else
+      gn *= 2;
+  }
+  auto gridOf = [&](int64_t a, int64_t b) {
+    return llvm::divideCeilSigned(shape.m, a * s.groupM) *
+           llvm::divideCeilSigned(shape.n, b * s.groupN);
+  };
+  // Fewer blocks than instances leaves instances idle: smaller blocks.
+  while (gm * gn > 1 && gridOf(gm, gn) < levels.blocks) {
+    if (gm >= gn)
+      gm /= 2;
+    else
+      gn /= 2;
+  }
+  // 4. k step, buffering and padding. A matrix load reads eight rows of 16
+  // bytes: rows shifted by a quarter of the banks' width land in disjoint
+  // banks. Lanes reading down a column need a one-element shift.
+  int64_t banks = std::max<int64_t>(levels.scratchpadBanks, 1);
+  s.padElements =
+      s.intrinsic.empty() ? 1 : std::max<int64_t>((4 * banks / 8) / eb, 1);
+  int64_t kLimit = roundUp(shape.k, s.fragK);
+  // Blocks that do not fit even with one buffer of one fragment of k lose
+  // groups, then group tiles, until they do.
+  for (;;) {
+    s.groupsM = gm, s.groupsN = gn;
+    s.blockM = gm * s.groupM, s.blockN = gn * s.groupN;
+    int64_t staging = s.intrinsic.empty() ? 0 : s.blockM * s.blockN * 4;
+    auto footprint = [&](int64_t bk, int64_t buffers) {
+      return buffers *
+                 (s.blockM * (bk + s.padElements) +
+                  bk * (s.blockN + s.padElements)) *
+                 eb +
+             staging;
+    };
+    bool found = false;
+    s.blockK = s.fragK, s.buffers = 1;
+    for (int64_t buffers : {2, 1}) {
+      for (int64_t f = 4; f >= 1 && !found; f /= 2) {
+        int64_t bk =
+            std::min(s.fragK * f * (s.intrinsic.empty() ? 4 : 1), kLimit);
+        if (footprint(bk, buffers) <= levels.scratchpadBytes)
+          s.blockK = bk, s.buffers = buffers, found = true;
+      }
+      if (found)
+        break;
+    }
+    s.scratchpadBytes = footprint(s.blockK, s.buffers);
+    if (found)
+      break;
+    if (gm * gn > 1) {
+      (gm >= gn ? gm : gn) /= 2;
+    } else if (!s.intrinsic.empty() &&
+               (s.groupM > s.fragM || s.groupN > s.fragN)) {
+      (s.groupM >= s.groupN && s.groupM > s.fragM ? s.groupM : s.groupN) /= 2;
+      s.accumulatorRegisters =
+          llvm::divideCeilSigned(s.groupM * s.groupN, lanes);
+    } else if (s.intrinsic.empty() && (s.fragM > 1 || s.fragN > 1)) {
+      // Lane tiles shrink; the lanes keep their arrangement.
+      int64_t lanesM = s.groupM / s.fragM, lanesN = s.groupN / s.fragN;
+      (s.fragM >= s.fragN ? s.fragM : s.fragN) /= 2;
+      s.groupM = lanesM * s.fragM, s.groupN = lanesN * s.fragN;
+      s.accumulatorRegisters = s.fragM * s.fragN;
+    } else {
+      break; // the smallest block: S4 reports that it does not fit
+    }
+  }
+  s.gridM = llvm::divideCeilSigned(shape.m, s.blockM);
+  s.gridN = llvm::divideCeilSigned(shape.n, s.blockN);
+  return s;
+}
+
+nlohmann::json HierarchySchedule::toJson() const {
+  return {{"block", {levels.block, blockM, blockN, blockK}},
+          {"grid", {gridM, gridN}},
+          {"groups", {levels.group, groupsM, groupsN}},
+          {"group_tile", {groupM, groupN}},
+          {"fragment", {fragM, fragN, fragK}},
+          {"intrinsic", intrinsic.empty() ? "fma" : intrinsic},
+          {"lanes", lanesPerBlock()},
+          {"scratchpad", {levels.scratchpad, scratchpadBytes}},
+          {"buffers", buffers},
+          {"pad", padElements},
+          {"accumulator_registers", accumulatorRegisters}};
+}

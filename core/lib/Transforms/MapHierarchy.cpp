@@ -1,0 +1,627 @@
+//===- MapHierarchy.cpp - S4 for chips with nested compute levels ---------===//
+//
+// On buffers, after bufferization: every linalg op of a function becomes a
+// loop nest mapped to the description's levels (HierarchyModel.h):
+//
+//   scf.forall blocks   {#strata.grid<"block-level", d>}
+//     memref.alloc      : memref<..., #strata.mem<"scratchpad">>  operand tiles
+//     scf.forall groups {#strata.grid<"group-level">}
+//       scf.for k tiles:
+//         scf.forall lanes {#strata.grid<"lane-level">}  cooperative copies
+//         gpu.barrier
+//         vector.contract at the intrinsic's shape, on scratchpad tiles
+//
+// The body of a forall runs once per instance of its level; vector ops in a
+// group's body are issued by the group as a whole (a matrix intrinsic), and
+// `gpu.barrier` waits for every lane of the block. A contraction with a
+// matching intrinsic carries `strata.intrinsic` on each vector.contract (of
+// the intrinsic's exact m x n x k shape); otherwise each lane accumulates
+// its own tile with multiply-adds. A zero fill of the accumulator is folded
+// into the kernel, and an elementwise consumer of the result (bias,
+// activation) is applied to the finished accumulators before the only store
+// (a fused epilogue). Other elementwise ops (and buffer copies) get one
+// element per lane.
+//
+//===----------------------------------------------------------------------===//
+#include "HierarchyContraction.h"
+
+#include "strata/Dialect/Strata/IR/StrataDialect.h"
+#include "strata/Schedule/Attributes.h"
+#include "strata/Schedule/HierarchyModel.h"
+#include "strata/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
+
+namespace strata {
+#define GEN_PASS_DEF_STRATAMAPHIERARCHY
+#include "strata/Transforms/Passes.h.inc"
+} // namespace strata
+
+using namespace mlir;
+using namespace strata;
+using namespace strata::hierarchy;
+
+namespace {
+constexpr llvm::StringLiteral kIntrinsicAttrName = "strata.intrinsic";
+
+/// The description's spelling of a scalar type ("f16", "bf16", "f32").
+std::string typeName(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+/// Records the model's decisions on the block loop (for --emit=mlir).
+void setHierarchySchedule(Operation *kernel, const nlohmann::json &doc) {
+  MLIRContext *ctx = kernel->getContext();
+  kernel->setAttr(
+      kScheduleAttrName,
+      ScheduleAttr::get(ctx, cast<DictionaryAttr>(jsonToAttribute(ctx, doc))));
+}
+
+/// Emits the loops of one kernel.
+class KernelBuilder {
+public:
+  KernelBuilder(ImplicitLocOpBuilder &b, const HierarchySchedule &s)
+      : b(b), s(s) {}
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+
+  ArrayAttr mapping(StringRef level, int rank) {
+    SmallVector<Attribute> dims;
+    for (int d = rank - 1; d >= 0; --d)
+      dims.push_back(GridAttr::get(b.getContext(), level, d));
+    return b.getArrayAttr(dims);
+  }
+
+  /// scf.forall over `counts` instances of `level`; the body gets the ids.
+  scf::ForallOp forall(StringRef level, ArrayRef<int64_t> counts,
+                       function_ref<void(ValueRange)> body) {
+    SmallVector<OpFoldResult> lbs, ubs, steps;
+    for (int64_t c : counts) {
+      lbs.push_back(b.getIndexAttr(0));
+      ubs.push_back(b.getIndexAttr(c));
+      steps.push_back(b.getIndexAttr(1));
+    }
+    auto op = scf::ForallOp::create(b, lbs, ubs, steps, ValueRange(),
+                                    mapping(level, counts.size()));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(op.getBody());
+    body(op.getInductionVars());
+    return op;
+  }
+
+  /// scf.for over `steps` k steps carrying `count` zero f32 accumulators
+  /// of `type`.
+  scf::ForOp kLoop(VectorType type, int64_t count, int64_t steps) {
+    Value zero = arith::ConstantOp::create(
+        b, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+    SmallVector<Value> inits(count, zero);
+    return scf::ForOp::create(b, idx(0), idx(steps), idx(1), inits);
+  }
+
+  /// for (e = first; e < total; e += stride) body(e).
+  void strided(Value first, int64_t total, int64_t stride,
+               function_ref<void(Value)> body) {
+    auto loop = scf::ForOp::create(b, first, idx(total), idx(stride));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    body(loop.getInductionVar());
+  }
+
+  Value lt(Value a, Value c) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, a, c);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value mul(Value x, int64_t y) { return arith::MulIOp::create(b, x, idx(y)); }
+  Value div(Value x, int64_t y) { return arith::DivUIOp::create(b, x, idx(y)); }
+  Value rem(Value x, int64_t y) { return arith::RemUIOp::create(b, x, idx(y)); }
+
+  /// `operand`'s element at loop values `loops` through its indexing map, or
+  /// `zero` where `inBounds` is false.
+  Value loadOr(linalg::LinalgOp op, OpOperand *operand, ArrayRef<Value> loops,
+               Value inBounds, Value zero) {
+    auto ifOp = scf::IfOp::create(b, TypeRange{zero.getType()}, inBounds,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value v = load(op, operand, loops);
+      if (v.getType() != zero.getType())
+        v = arith::ExtFOp::create(b, zero.getType(), v);
+      scf::YieldOp::create(b, v);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, zero);
+    }
+    return ifOp.getResult(0);
+  }
+
+  Value load(linalg::LinalgOp op, OpOperand *operand, ArrayRef<Value> loops) {
+    if (!isa<MemRefType>(operand->get().getType()))
+      return operand->get();
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    SmallVector<Value> indices;
+    for (AffineExpr e : map.getResults())
+      indices.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
+    return memref::LoadOp::create(b, operand->get(), indices);
+  }
+
+  /// Clones the body of elementwise `op` at loop values `loops`, with
+  /// `given` as the value of every operand on buffer `givenBuffer`; stores
+  /// the results.
+  void applyBody(linalg::LinalgOp op, ArrayRef<Value> loops, Value givenBuffer,
+                 Value given) {
+    IRMapping map;
+    Block *body = op.getBlock();
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value arg = body->getArgument(operand.getOperandNumber());
+      if (givenBuffer && operand.get() == givenBuffer) {
+        map.map(arg, given);
+      } else if (!arg.use_empty()) {
+        map.map(arg, load(op, &operand, loops));
+      }
+    }
+    for (Operation &inner : body->without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        map.map(index.getResult(), loops[index.getDim()]);
+        continue;
+      }
+      b.clone(inner, map);
+    }
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    for (auto [value, init] :
+         llvm::zip(yield.getValues(), op.getDpsInitsMutable())) {
+      AffineMap m = op.getMatchingIndexingMap(&init);
+      SmallVector<Value> indices;
+      for (AffineExpr e : m.getResults())
+        indices.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
+      memref::StoreOp::create(b, map.lookupOrDefault(value), init.get(),
+                              indices);
+    }
+  }
+
+  ImplicitLocOpBuilder &b;
+  const HierarchySchedule &s;
+};
+
+/// Stores accumulator `acc` (f32) for C[gm, gn]: adds the old C unless a
+/// zero fill was folded, then the epilogue or a conversion to C's type.
+void storeResult(KernelBuilder &k, Contraction &c, Value gm, Value gn,
+                 Value acc) {
+  ImplicitLocOpBuilder &b = k.b;
+  SmallVector<Value> loops(c.op.getNumLoops(), Value());
+  loops[c.m] = gm, loops[c.n] = gn;
+  Type outType = getElementTypeOrSelf(c.c->get().getType());
+  if (!c.fill) {
+    Value old = k.load(c.op, c.c, loops);
+    if (old.getType() != acc.getType())
+      old = arith::ExtFOp::create(b, acc.getType(), old);
+    acc = arith::AddFOp::create(b, acc, old);
+  }
+  if (outType != acc.getType())
+    acc = arith::TruncFOp::create(b, outType, acc);
+  if (!c.epilogue) {
+    memref::StoreOp::create(b, acc, c.c->get(), ValueRange{gm, gn});
+    return;
+  }
+  k.applyBody(c.epilogue, {gm, gn}, c.c->get(), acc);
+}
+
+/// Where blocks do not divide the output: continues inside a check that
+/// (gm, gn) is in C.
+void guardOutput(KernelBuilder &k, Contraction &c, Value gm, Value gn) {
+  if (c.extentM % k.s.blockM == 0 && c.extentN % k.s.blockN == 0)
+    return;
+  ImplicitLocOpBuilder &b = k.b;
+  Value in = arith::AndIOp::create(b, k.lt(gm, k.idx(c.extentM)),
+                                   k.lt(gn, k.idx(c.extentN)));
+  auto ifOp = scf::IfOp::create(b, in);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+}
+
+/// Copies the bk-wide k tile at `k0` of A (rows) or B (columns) into the
+/// scratchpad tile `tile` (rows x cols), zero outside the operand, the lanes
+/// of the block striding over it.
+void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
+              Value blockRow, Value k0, Value lane, int64_t rows,
+              int64_t cols) {
+  ImplicitLocOpBuilder &b = k.b;
+  Type elem = cast<MemRefType>(tile.getType()).getElementType();
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(elem));
+  int64_t lanes = k.s.lanesPerBlock();
+  OpOperand *operand = isA ? c.a : c.b;
+  // Tiles that divide the operand need no bounds check.
+  bool partial = c.extentK % (k.s.blockK * k.s.buffers) != 0 ||
+                 (isA ? c.extentM % k.s.blockM : c.extentN % k.s.blockN) != 0;
+  // Whole rows of a row-major operand move 16 bytes per lane and access:
+  // the global rows and the padded scratchpad rows start at multiples of 16
+  // bytes when the row lengths are multiples of the vector.
+  auto source = cast<MemRefType>(operand->get().getType());
+  int64_t elemBytes = llvm::divideCeil(elem.getIntOrFloatBitWidth(), 8);
+  int64_t width = 16 / elemBytes;
+  int64_t rowLength = source.getShape().back();
+  int64_t tileRow = cast<MemRefType>(tile.getType()).getShape().back();
+  bool rowMajor = indexes(c.op.getMatchingIndexingMap(operand),
+                          isA ? ArrayRef<unsigned>{c.m, c.k}
+                              : ArrayRef<unsigned>{c.k, c.n});
+  if (!partial && rowMajor && source.getElementType() == elem &&
+      source.getLayout().isIdentity() && cols % width == 0 &&
+      rowLength % width == 0 && tileRow % width == 0) {
+    auto vectorType = VectorType::get({width}, elem);
+    k.strided(lane, rows * cols / width, lanes, [&](Value e) {
+      Value r = k.div(e, cols / width),
+            col = k.mul(k.rem(e, cols / width), width);
+      Value g0 = k.add(isA ? blockRow : k0, r);
+      Value g1 = k.add(isA ? k0 : blockRow, col);
+      Value v = vector::LoadOp::create(b, vectorType, operand->get(),
+                                       ValueRange{g0, g1}, false,
+                                       llvm::MaybeAlign(16));
+      vector::StoreOp::create(b, v, tile, ValueRange{r, col}, false,
+                              llvm::MaybeAlign(16));
+    });
+    return;
+  }
+  k.strided(lane, rows * cols, lanes, [&](Value e) {
+    Value r = k.div(e, cols), col = k.rem(e, cols);
+    SmallVector<Value> loops(c.op.getNumLoops(), Value());
+    Value inBounds;
+    if (isA) { // rows: m, cols: k
+      loops[c.m] = k.add(blockRow, r), loops[c.k] = k.add(k0, col);
+      inBounds = arith::AndIOp::create(b, k.lt(loops[c.m], k.idx(c.extentM)),
+                                       k.lt(loops[c.k], k.idx(c.extentK)));
+    } else { // rows: k, cols: n
+      loops[c.k] = k.add(k0, r), loops[c.n] = k.add(blockRow, col);
+      inBounds = arith::AndIOp::create(b, k.lt(loops[c.k], k.idx(c.extentK)),
+                                       k.lt(loops[c.n], k.idx(c.extentN)));
+    }
+    Value v = partial ? k.loadOr(c.op, operand, loops, inBounds, zero)
+                      : k.load(c.op, operand, loops);
+    if (v.getType() != elem)
+      v = arith::ExtFOp::create(b, elem, v);
+    memref::StoreOp::create(b, v, tile, ValueRange{r, col});
+  });
+}
+
+/// The whole kernel of a contraction.
+void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
+                     const HierarchySchedule &s) {
+  KernelBuilder k(b, s);
+  MLIRContext *ctx = b.getContext();
+  auto space = MemAttr::get(ctx, s.levels.scratchpad);
+  Type inElem = getElementTypeOrSelf(c.a->get().getType());
+  bool matrix = !s.intrinsic.empty();
+  // Operands: f32 for multiply-adds, the input type for an intrinsic.
+  Type tileElem = matrix ? inElem : b.getF32Type();
+  Type f32 = b.getF32Type();
+  int64_t lanes = s.lanesPerBlock(), groupLanes = s.levels.lanes;
+  int64_t pad = s.padElements;
+  int64_t kSteps = llvm::divideCeilSigned(c.extentK, s.blockK * s.buffers);
+
+  auto kernel =
+      k.forall(s.levels.block, {s.gridM, s.gridN}, [&](ValueRange ids) {
+        Value rowBase = k.mul(ids[0], s.blockM),
+              colBase = k.mul(ids[1], s.blockN);
+        SmallVector<Value> aTiles, bTiles;
+        for (int64_t i = 0; i < s.buffers; ++i) {
+          aTiles.push_back(memref::AllocOp::create(
+              b, MemRefType::get({s.blockM, s.blockK + pad}, tileElem,
+                                 MemRefLayoutAttrInterface(), space)));
+          bTiles.push_back(memref::AllocOp::create(
+              b, MemRefType::get({s.blockK, s.blockN + pad}, tileElem,
+                                 MemRefLayoutAttrInterface(), space)));
+        }
+        Value staging;
+        if (matrix)
+          staging = memref::AllocOp::create(
+              b, MemRefType::get({s.blockM, s.blockN}, f32,
+                                 MemRefLayoutAttrInterface(), space));
+
+        // Copies of k tile `k0` into buffer `i`, by every lane of the block.
+        auto copyAll = [&](Value laneId, Value k0, int64_t i) {
+          copyTile(k, c, true, aTiles[i], rowBase, k0, laneId, s.blockM,
+                   s.blockK);
+          copyTile(k, c, false, bTiles[i], colBase, k0, laneId, s.blockK,
+                   s.blockN);
+        };
+
+        k.forall(s.levels.group, {s.groupsM * s.groupsN}, [&](ValueRange g) {
+          Value group = g[0];
+          Value gRow = k.mul(k.div(group, s.groupsN), s.groupM);
+          Value gCol = k.mul(k.rem(group, s.groupsN), s.groupN);
+          if (matrix) {
+            int64_t fm = s.groupM / s.fragM, fn = s.groupN / s.fragN;
+            scf::ForOp loop = k.kLoop(VectorType::get({s.fragM, s.fragN}, f32),
+                                      fm * fn, kSteps);
+            {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(loop.getBody());
+              SmallVector<Value> accs(loop.getRegionIterArgs());
+              Value kBase = k.mul(loop.getInductionVar(), s.blockK * s.buffers);
+              AffineExpr d0, d1, d2;
+              bindDims(ctx, d0, d1, d2);
+              SmallVector<AffineMap> maps = {
+                  AffineMap::get(3, 0, {d0, d2}, ctx),
+                  AffineMap::get(3, 0, {d2, d1}, ctx),
+                  AffineMap::get(3, 0, {d0, d1}, ctx)};
+              auto iters =
+                  b.getArrayAttr({vector::IteratorTypeAttr::get(
+                                      ctx, vector::IteratorType::parallel),
+                                  vector::IteratorTypeAttr::get(
+                                      ctx, vector::IteratorType::parallel),
+                                  vector::IteratorTypeAttr::get(
+                                      ctx, vector::IteratorType::reduction)});
+              Value pad0 = arith::ConstantOp::create(b, b.getZeroAttr(inElem));
+              for (int64_t i = 0; i < s.buffers; ++i) {
+                Value k0 = k.add(kBase, k.idx(i * s.blockK));
+                k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
+                  copyAll(k.add(k.mul(group, groupLanes), l[0]), k0, i);
+                });
+                gpu::BarrierOp::create(b);
+                for (int64_t kk = 0; kk < s.blockK; kk += s.fragK) {
+                  SmallVector<Value> as, bs;
+                  for (int64_t x = 0; x < fm; ++x)
+                    as.push_back(vector::TransferReadOp::create(
+                        b, VectorType::get({s.fragM, s.fragK}, inElem),
+                        aTiles[i],
+                        ValueRange{k.add(gRow, k.idx(x * s.fragM)), k.idx(kk)},
+                        pad0, ArrayRef<bool>{true, true}));
+                  for (int64_t y = 0; y < fn; ++y)
+                    bs.push_back(vector::TransferReadOp::create(
+                        b, VectorType::get({s.fragK, s.fragN}, inElem),
+                        bTiles[i],
+                        ValueRange{k.idx(kk), k.add(gCol, k.idx(y * s.fragN))},
+                        pad0, ArrayRef<bool>{true, true}));
+                  for (int64_t x = 0; x < fm; ++x)
+                    for (int64_t y = 0; y < fn; ++y) {
+                      auto contract = vector::ContractionOp::create(
+                          b, as[x], bs[y], accs[x * fn + y],
+                          b.getAffineMapArrayAttr(maps), iters);
+                      contract->setAttr(kIntrinsicAttrName,
+                                        b.getStringAttr(s.intrinsic));
+                      accs[x * fn + y] = contract;
+                    }
+                }
+                if (s.buffers == 1)
+                  gpu::BarrierOp::create(b);
+              }
+              scf::YieldOp::create(b, accs);
+            }
+            // Accumulators to the staging tile, then every lane finishes its
+            // share of the block's outputs.
+            for (int64_t x = 0; x < fm; ++x)
+              for (int64_t y = 0; y < fn; ++y)
+                vector::TransferWriteOp::create(
+                    b, loop.getResult(x * fn + y), staging,
+                    ValueRange{k.add(gRow, k.idx(x * s.fragM)),
+                               k.add(gCol, k.idx(y * s.fragN))},
+                    ArrayRef<bool>{true, true});
+            gpu::BarrierOp::create(b);
+            k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
+              Value laneId = k.add(k.mul(group, groupLanes), l[0]);
+              k.strided(laneId, s.blockM * s.blockN, lanes, [&](Value e) {
+                Value r = k.div(e, s.blockN), col = k.rem(e, s.blockN);
+                Value gm = k.add(rowBase, r), gn = k.add(colBase, col);
+                OpBuilder::InsertionGuard guard(b);
+                guardOutput(k, c, gm, gn);
+                Value acc =
+                    memref::LoadOp::create(b, staging, ValueRange{r, col});
+                storeResult(k, c, gm, gn, acc);
+              });
+            });
+            return;
+          }
+          // Multiply-adds: each lane keeps a fragM x fragN tile (rows of
+          // vectors) and walks the scratchpad tiles.
+          k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
+            Value laneId = k.add(k.mul(group, groupLanes), l[0]);
+            int64_t lanesN = s.groupN / s.fragN;
+            Value tRow = k.add(gRow, k.mul(k.div(l[0], lanesN), s.fragM));
+            Value tCol = k.add(gCol, k.mul(k.rem(l[0], lanesN), s.fragN));
+            auto rowType = VectorType::get({s.fragN}, f32);
+            scf::ForOp loop = k.kLoop(rowType, s.fragM, kSteps);
+            {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(loop.getBody());
+              SmallVector<Value> accs(loop.getRegionIterArgs());
+              Value kBase = k.mul(loop.getInductionVar(), s.blockK * s.buffers);
+              for (int64_t i = 0; i < s.buffers; ++i) {
+                copyAll(laneId, k.add(kBase, k.idx(i * s.blockK)), i);
+                gpu::BarrierOp::create(b);
+                auto inner = scf::ForOp::create(b, k.idx(0), k.idx(s.blockK),
+                                                k.idx(1), accs);
+                {
+                  OpBuilder::InsertionGuard g2(b);
+                  b.setInsertionPointToStart(inner.getBody());
+                  Value kk = inner.getInductionVar();
+                  Value row = vector::LoadOp::create(b, rowType, bTiles[i],
+                                                     ValueRange{kk, tCol});
+                  SmallVector<Value> next;
+                  for (int64_t x = 0; x < s.fragM; ++x) {
+                    Value a = memref::LoadOp::create(
+                        b, aTiles[i], ValueRange{k.add(tRow, k.idx(x)), kk});
+                    Value splat = vector::BroadcastOp::create(b, rowType, a);
+                    next.push_back(vector::FMAOp::create(
+                        b, splat, row, inner.getRegionIterArgs()[x]));
+                  }
+                  scf::YieldOp::create(b, next);
+                }
+                accs.assign(inner.getResults().begin(),
+                            inner.getResults().end());
+                if (s.buffers == 1)
+                  gpu::BarrierOp::create(b);
+              }
+              scf::YieldOp::create(b, accs);
+            }
+            for (int64_t x = 0; x < s.fragM; ++x)
+              for (int64_t y = 0; y < s.fragN; ++y) {
+                Value gm = k.add(rowBase, k.add(tRow, k.idx(x)));
+                Value gn = k.add(colBase, k.add(tCol, k.idx(y)));
+                OpBuilder::InsertionGuard guard(b);
+                guardOutput(k, c, gm, gn);
+                Value acc = vector::ExtractOp::create(b, loop.getResult(x),
+                                                      ArrayRef<int64_t>{y});
+                storeResult(k, c, gm, gn, acc);
+              }
+          });
+        });
+      });
+  setHierarchySchedule(kernel, s.toJson());
+}
+
+/// An elementwise op: one element per lane, blocks of all the groups.
+LogicalResult emitElementwise(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
+                              const HierarchyLevels &levels) {
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  int64_t total = 1;
+  for (int64_t e : extents) {
+    if (ShapedType::isDynamic(e))
+      return op->emitError("strata-map-hierarchy: dynamic extents are not "
+                           "mapped to compute levels yet");
+    total *= e;
+  }
+  HierarchySchedule s;
+  s.levels = levels;
+  int64_t groups = 1;
+  while (groups * 2 <= levels.groups)
+    groups *= 2;
+  s.groupsM = groups;
+  KernelBuilder k(b, s);
+  int64_t perBlock = groups * levels.lanes;
+  int64_t blocks =
+      std::max<int64_t>(llvm::divideCeilSigned(total, perBlock), 1);
+  auto kernel = k.forall(levels.block, {blocks}, [&](ValueRange ids) {
+    k.forall(levels.group, {groups}, [&](ValueRange g) {
+      k.forall(levels.lane, {levels.lanes}, [&](ValueRange l) {
+        Value e = k.add(k.mul(k.add(k.mul(ids[0], groups), g[0]), levels.lanes),
+                        l[0]);
+        auto ifOp = scf::IfOp::create(b, k.lt(e, k.idx(total)));
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        // Row-major loop values of element e.
+        SmallVector<Value> loops(extents.size());
+        Value rest = e;
+        for (int64_t d = int64_t(extents.size()) - 1; d >= 0; --d) {
+          loops[d] = d == 0 ? rest : k.rem(rest, extents[d]);
+          if (d > 0)
+            rest = k.div(rest, extents[d]);
+        }
+        k.applyBody(op, loops, Value(), Value());
+      });
+    });
+  });
+  setHierarchySchedule(
+      kernel,
+      {{"elementwise", total}, {"lanes", perBlock}, {"grid", {blocks}}});
+  return success();
+}
+
+struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
+  void runOnOperation() override {
+    auto module = getOperation()->getParentOfType<ModuleOp>();
+    if (!module)
+      return;
+    FailureOr<hw::Description> chip = descriptionOf(module);
+    if (failed(chip))
+      return signalPassFailure();
+    std::optional<HierarchyLevels> levels = hierarchyLevels(*chip);
+    if (!levels)
+      return; // a flat chip: strata-apply-schedule maps it
+    // Buffer copies (a result that is an argument, say) are elementwise
+    // ops like any other.
+    SmallVector<memref::CopyOp> copies;
+    getOperation()->walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+    for (memref::CopyOp copy : copies) {
+      OpBuilder b(copy);
+      linalg::CopyOp::create(b, copy.getLoc(), ValueRange{copy.getSource()},
+                             ValueRange{copy.getTarget()});
+      copy.erase();
+    }
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!op->getParentOfType<scf::ForallOp>())
+        ops.push_back(op);
+    });
+    llvm::DenseSet<Operation *> done;
+    // Contractions first: they absorb their fills and epilogues.
+    SmallVector<linalg::LinalgOp> ordered;
+    for (bool contraction : {true, false})
+      for (linalg::LinalgOp op : ops)
+        if (succeeded(matchContraction(op)) == contraction)
+          ordered.push_back(op);
+    ops = std::move(ordered);
+    for (linalg::LinalgOp op : ops) {
+      if (done.contains(op))
+        continue;
+      if (!op.hasPureBufferSemantics()) {
+        op->emitError("strata-map-hierarchy: expected an op on buffers "
+                      "(run after bufferization)");
+        return signalPassFailure();
+      }
+      ImplicitLocOpBuilder b(op->getLoc(), op);
+      FailureOr<Contraction> c = matchContraction(op);
+      if (succeeded(c)) {
+        if (ShapedType::isDynamic(c->extentM) ||
+            ShapedType::isDynamic(c->extentN) ||
+            ShapedType::isDynamic(c->extentK)) {
+          op->emitError("strata-map-hierarchy: dynamic extents are not "
+                        "mapped to compute levels yet");
+          return signalPassFailure();
+        }
+        ContractionShape shape;
+        shape.m = c->extentM, shape.n = c->extentN, shape.k = c->extentK;
+        shape.inputType = typeName(getElementTypeOrSelf(c->a->get().getType()));
+        shape.accType = typeName(getElementTypeOrSelf(c->c->get().getType()));
+        HierarchySchedule s = chooseHierarchySchedule(shape, *levels, *chip);
+        if (s.scratchpadBytes > levels->scratchpadBytes) {
+          op->emitError("strata-map-hierarchy: the smallest block of this "
+                        "contraction needs ")
+              << s.scratchpadBytes << " bytes of '" << levels->scratchpad
+              << "', which has " << levels->scratchpadBytes;
+          return signalPassFailure();
+        }
+        if (c->epilogue)
+          b.setInsertionPoint(c->epilogue);
+        emitContraction(b, *c, s);
+        for (Operation *dead : {c->fill.getOperation(), c->op.getOperation(),
+                                c->epilogue.getOperation()})
+          if (dead) {
+            done.insert(dead);
+            dead->erase();
+          }
+        continue;
+      }
+      if (!allParallel(op)) {
+        op->emitError("strata-map-hierarchy: only contractions of one m, n "
+                      "and k loop and elementwise ops map to the levels of '")
+            << chip->name << "' yet";
+        return signalPassFailure();
+      }
+      if (failed(emitElementwise(b, op, *levels)))
+        return signalPassFailure();
+      done.insert(op);
+      op->erase();
+    }
+    // Temporaries that only a fused epilogue's operand was.
+    SmallVector<memref::AllocOp> allocs;
+    getOperation()->walk([&](memref::AllocOp a) { allocs.push_back(a); });
+    for (memref::AllocOp a : allocs)
+      if (llvm::all_of(a->getUsers(), [](Operation *u) {
+            return isa<memref::DeallocOp>(u);
+          })) {
+        for (Operation *u : llvm::make_early_inc_range(a->getUsers()))
+          u->erase();
+        a->erase();
+      }
+  }
+};
+} // namespace

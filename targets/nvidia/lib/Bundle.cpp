@@ -1,0 +1,333 @@
+//===- Bundle.cpp - The nvidia plugin's artifact --------------------------===//
+#include "Bundle.h"
+#include "Ptxas.h"
+
+#include "strata/Pipeline/Pipeline.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Base64.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+using namespace strata;
+using namespace strata::nvidia;
+
+unsigned strata::nvidia::ptxVersion(llvm::StringRef arch) {
+  // PTX 8.0 is the first with sm_90a (wgmma) and covers sm_70 to sm_90.
+  return 80;
+}
+
+namespace {
+llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(message.str());
+}
+
+/// Moves every kernel into the first gpu.module, so that the program is one
+/// PTX module and one cubin.
+LogicalResult mergeKernelModules(ModuleOp module) {
+  SmallVector<gpu::GPUModuleOp> modules(module.getOps<gpu::GPUModuleOp>());
+  if (modules.size() <= 1)
+    return success();
+  gpu::GPUModuleOp first = modules.front();
+  Block &into = first.getBodyRegion().front();
+  // Kernels are named after their module (unique); declarations shared by
+  // several modules are kept once.
+  llvm::DenseMap<std::pair<StringAttr, StringAttr>, StringAttr> renamed;
+  for (gpu::GPUModuleOp other : llvm::drop_begin(modules)) {
+    for (Operation &op :
+         llvm::make_early_inc_range(other.getBodyRegion().front())) {
+      auto symbol = dyn_cast<SymbolOpInterface>(op);
+      if (symbol && first.lookupSymbol(symbol.getName())) {
+        if (symbol.isDeclaration()) {
+          op.erase();
+          continue;
+        }
+        StringAttr fresh = other.getNameAttr();
+        if (first.lookupSymbol(fresh))
+          return op.emitError("nvidia: two kernels named ") << symbol.getName();
+        renamed[{other.getNameAttr(), symbol.getNameAttr()}] = fresh;
+        symbol.setName(fresh);
+      }
+      op.moveBefore(&into, into.end());
+    }
+  }
+  StringAttr name = first.getNameAttr();
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    StringAttr kernel = launch.getKernelName();
+    auto it = renamed.find({launch.getKernelModuleName(), kernel});
+    if (it != renamed.end())
+      kernel = it->second;
+    launch.setKernelAttr(
+        SymbolRefAttr::get(name, {FlatSymbolRefAttr::get(kernel)}));
+  });
+  for (gpu::GPUModuleOp other : llvm::drop_begin(modules))
+    other.erase();
+  return success();
+}
+
+std::optional<int64_t> constant(Value v) {
+  if (!v)
+    return 1;
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c;
+  return std::nullopt;
+}
+
+llvm::Expected<FunctionPlan> planOf(func::FuncOp func) {
+  FunctionPlan plan;
+  plan.name = func.getSymName().str();
+  plan.arguments = func.getNumArguments();
+  for (Type t : func.getArgumentTypes())
+    if (!isa<MemRefType>(t))
+      return fail("nvidia: function '" + plan.name +
+                  "' takes a non-buffer argument; expected buffers only");
+  llvm::DenseMap<Value, int64_t> temporaries;
+  for (Operation &op : func.getBody().front()) {
+    if (isa<arith::ConstantOp, memref::DeallocOp, func::ReturnOp>(op))
+      continue;
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      MemRefType type = alloc.getType();
+      if (!type.hasStaticShape())
+        return fail("nvidia: function '" + plan.name +
+                    "' allocates a temporary of dynamic shape");
+      temporaries[alloc] = int64_t(plan.temporaries.size());
+      plan.temporaries.push_back(
+          type.getNumElements() *
+          int64_t(llvm::divideCeil(type.getElementTypeBitWidth(), 8)));
+      continue;
+    }
+    auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
+    if (!launch) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      op.getLoc().print(os);
+      return fail(llvm::formatv("nvidia: function '{0}' has host code the "
+                                "plugin cannot run: '{1}' at {2}",
+                                plan.name, op.getName().getStringRef(), text)
+                      .str());
+    }
+    LaunchStep step;
+    step.kernel = launch.getKernelName().str();
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues(),
+                    block = launch.getBlockSizeOperandValues();
+    Value dims[6] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
+    for (int i = 0; i < 6; ++i) {
+      std::optional<int64_t> c = constant(dims[i]);
+      if (!c)
+        return fail("nvidia: kernel '" + step.kernel +
+                    "' has a grid or block size that is not a constant");
+      (i < 3 ? step.grid[i] : step.block[i - 3]) = *c;
+    }
+    std::optional<int64_t> shared =
+        constant(launch.getDynamicSharedMemorySize());
+    if (!shared)
+      return fail("nvidia: kernel '" + step.kernel +
+                  "' has a shared-memory size that is not a constant");
+    step.sharedBytes = launch.getDynamicSharedMemorySize() ? *shared : 0;
+    for (Value arg : launch.getKernelOperands()) {
+      if (auto b = dyn_cast<BlockArgument>(arg);
+          b && b.getOwner() == &func.getBody().front()) {
+        step.args.push_back({false, int64_t(b.getArgNumber())});
+      } else if (temporaries.count(arg)) {
+        step.args.push_back({true, temporaries.lookup(arg)});
+      } else {
+        return fail("nvidia: kernel '" + step.kernel +
+                    "' takes an argument that is neither a buffer of '" +
+                    plan.name + "' nor a temporary");
+      }
+    }
+    plan.steps.push_back(std::move(step));
+  }
+  return plan;
+}
+} // namespace
+
+llvm::Expected<std::vector<FunctionPlan>>
+strata::nvidia::launchPlans(ModuleOp lowered) {
+  std::vector<FunctionPlan> plans;
+  for (auto func : lowered.getOps<func::FuncOp>()) {
+    if (func.isExternal() || !func.isPublic())
+      continue;
+    auto plan = planOf(func);
+    if (!plan)
+      return plan.takeError();
+    plans.push_back(std::move(*plan));
+  }
+  return plans;
+}
+
+llvm::Expected<std::string> strata::nvidia::emitPTX(ModuleOp lowered) {
+  OwningOpRef<ModuleOp> module = lowered.clone();
+  if (failed(mergeKernelModules(*module)))
+    return fail("nvidia: cannot merge the kernel modules");
+  if (module->getOps<gpu::GPUModuleOp>().empty())
+    return std::string();
+  PassManager pm(module->getContext());
+  addPipeline(pm, "gpu-module-to-binary{format=isa}");
+  if (failed(pm.run(*module)))
+    return fail("nvidia: LLVM's NVPTX backend failed on the kernels");
+  for (auto binary : module->getOps<gpu::BinaryOp>())
+    for (Attribute a : binary.getObjects())
+      if (auto object = dyn_cast<gpu::ObjectAttr>(a))
+        return object.getObject().str();
+  return fail("nvidia: the NVPTX backend produced no PTX");
+}
+
+nlohmann::json Bundle::toJson() const {
+  nlohmann::json functionsJson = nlohmann::json::array();
+  for (const FunctionPlan &f : functions) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const LaunchStep &s : f.steps) {
+      nlohmann::json args = nlohmann::json::array();
+      for (const KernelArg &a : s.args)
+        args.push_back({{a.temporary ? "temporary" : "buffer", a.index}});
+      steps.push_back({{"kernel", s.kernel},
+                       {"grid", s.grid},
+                       {"block", s.block},
+                       {"shared_bytes", s.sharedBytes},
+                       {"args", args}});
+    }
+    functionsJson.push_back({{"name", f.name},
+                             {"arguments", f.arguments},
+                             {"temporaries", f.temporaries},
+                             {"steps", steps}});
+  }
+  nlohmann::json doc = {{"format", "strata-nvidia-bundle"},
+                        {"version", 1},
+                        {"chip", chip},
+                        {"arch", arch},
+                        {"ptx", ptx},
+                        {"functions", functionsJson}};
+  if (!cubin.empty()) {
+    doc["cubin_base64"] = llvm::encodeBase64(cubin);
+    doc["ptxas"] = ptxasLog;
+  }
+  return doc;
+}
+
+llvm::Expected<Bundle> Bundle::fromJson(const nlohmann::json &doc) {
+  try {
+    if (doc.value("format", "") != "strata-nvidia-bundle" ||
+        doc.value("version", 0) != 1)
+      return fail("not a strata nvidia bundle (version 1)");
+    Bundle b;
+    b.chip = doc.at("chip").get<std::string>();
+    b.arch = doc.at("arch").get<std::string>();
+    b.ptx = doc.at("ptx").get<std::string>();
+    if (doc.contains("cubin_base64")) {
+      std::vector<char> bytes;
+      if (llvm::Error e = llvm::decodeBase64(
+              doc.at("cubin_base64").get<std::string>(), bytes))
+        return std::move(e);
+      b.cubin.assign(bytes.begin(), bytes.end());
+    }
+    for (const nlohmann::json &f : doc.at("functions")) {
+      FunctionPlan plan;
+      plan.name = f.at("name").get<std::string>();
+      plan.arguments = f.at("arguments").get<int64_t>();
+      plan.temporaries = f.at("temporaries").get<std::vector<int64_t>>();
+      for (const nlohmann::json &s : f.at("steps")) {
+        LaunchStep step;
+        step.kernel = s.at("kernel").get<std::string>();
+        step.grid = s.at("grid").get<std::array<int64_t, 3>>();
+        step.block = s.at("block").get<std::array<int64_t, 3>>();
+        step.sharedBytes = s.at("shared_bytes").get<int64_t>();
+        for (const nlohmann::json &a : s.at("args")) {
+          bool temporary = a.contains("temporary");
+          int64_t index = a.at(temporary ? "temporary" : "buffer");
+          int64_t limit =
+              temporary ? int64_t(plan.temporaries.size()) : plan.arguments;
+          if (index < 0 || index >= limit)
+            return fail("bundle: argument index out of range in kernel '" +
+                        step.kernel + "'");
+          step.args.push_back({temporary, index});
+        }
+        plan.steps.push_back(std::move(step));
+      }
+      b.functions.push_back(std::move(plan));
+    }
+    return b;
+  } catch (const nlohmann::json::exception &e) {
+    return fail(llvm::Twine("malformed strata nvidia bundle: ") + e.what());
+  }
+}
+
+const FunctionPlan *Bundle::find(llvm::StringRef name) const {
+  for (const FunctionPlan &f : functions)
+    if (f.name == name)
+      return &f;
+  return nullptr;
+}
+
+static llvm::Error writeText(llvm::StringRef path, llvm::StringRef text) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(path, &error);
+  if (!out)
+    return fail(error);
+  out->os() << text;
+  out->keep();
+  return llvm::Error::success();
+}
+
+llvm::Error strata::nvidia::writeArtifact(ModuleOp lowered,
+                                          const hw::Description &chip,
+                                          EmitKind kind, llvm::StringRef path) {
+  if (kind == EmitKind::LLVMIR) {
+    OwningOpRef<ModuleOp> module = lowered.clone();
+    if (failed(mergeKernelModules(*module)))
+      return fail("nvidia: cannot merge the kernel modules");
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    for (auto gpuModule : module->getOps<gpu::GPUModuleOp>()) {
+      llvm::LLVMContext llvmContext;
+      std::unique_ptr<llvm::Module> llvmModule =
+          translateModuleToLLVMIR(gpuModule, llvmContext);
+      if (!llvmModule)
+        return fail("nvidia: translating the kernels to LLVM IR failed");
+      llvmModule->setTargetTriple(llvm::Triple("nvptx64-nvidia-cuda"));
+      llvmModule->print(os, nullptr);
+    }
+    return writeText(path, text);
+  }
+  if (kind != EmitKind::Object && kind != EmitKind::Library)
+    return fail("nvidia: cannot write --emit=" + emitKindName(kind));
+  llvm::Expected<std::string> ptx = emitPTX(lowered);
+  if (!ptx)
+    return ptx.takeError();
+  std::optional<std::string> ptxas = findPtxas();
+  Assembled assembled;
+  if (ptxas && !ptx->empty()) {
+    llvm::Expected<Assembled> result = runPtxas(*ptxas, *ptx, chip.arch);
+    if (!result)
+      return result.takeError();
+    assembled = std::move(*result);
+  }
+  if (kind == EmitKind::Object) {
+    if (!ptxas)
+      return fail("nvidia: --emit=obj needs ptxas (the CUDA toolkit): set "
+                  "STRATA_PTXAS or CUDA_PATH; --emit=lib works without it");
+    return writeText(path, assembled.cubin);
+  }
+  llvm::Expected<std::vector<FunctionPlan>> plans = launchPlans(lowered);
+  if (!plans)
+    return plans.takeError();
+  Bundle bundle;
+  bundle.chip = chip.name;
+  bundle.arch = chip.arch;
+  bundle.ptx = std::move(*ptx);
+  bundle.cubin = std::move(assembled.cubin);
+  bundle.ptxasLog = std::move(assembled.log);
+  bundle.functions = std::move(*plans);
+  return writeText(path, bundle.toJson().dump(1));
+}

@@ -1,0 +1,137 @@
+//===- MatrixOps.cpp - Matrix-intrinsic contractions to nvgpu -------------===//
+//
+// nvidia-matrix-ops: each k loop whose body holds contractions tagged with a
+// matrix intrinsic (`strata.intrinsic`) becomes nvgpu.ldmatrix and
+// nvgpu.mma.sync on per-lane fragments, through upstream's vector-to-nvgpu
+// conversion applied to that loop only. That conversion treats any integer
+// add/mul/div as a potential matrix op, so the loop's index arithmetic
+// (always by constants here) is first rewritten as affine.apply, which the
+// later lower-affine turns back into the same integer ops.
+//
+//===----------------------------------------------------------------------===//
+#include "GridToGPU.h"
+
+#include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+namespace strata::nvidia {
+namespace {
+
+/// `op` (an index add/sub/mul/div by a constant) as an affine.apply.
+void toAffine(RewriterBase &rw, Operation *op) {
+  if (op->getNumResults() != 1 || !op->getResult(0).getType().isIndex())
+    return;
+  MLIRContext *ctx = op->getContext();
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  std::optional<int64_t> c = getConstantIntValue(rhs);
+  AffineMap map;
+  SmallVector<Value> operands = {lhs, rhs};
+  if (isa<arith::AddIOp>(op))
+    map = AffineMap::get(2, 0, d0 + d1);
+  else if (isa<arith::SubIOp>(op))
+    map = AffineMap::get(2, 0, d0 - d1);
+  else if (isa<arith::MulIOp>(op) && c)
+    map = AffineMap::get(1, 0, d0 * *c), operands = {lhs};
+  else if (isa<arith::DivUIOp>(op) && c && *c > 0)
+    map = AffineMap::get(1, 0, d0.floorDiv(*c)), operands = {lhs};
+  else
+    return;
+  rw.setInsertionPoint(op);
+  rw.replaceOpWithNewOp<affine::AffineApplyOp>(op, map, operands);
+}
+
+struct MatrixOps : public PassWrapper<MatrixOps, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MatrixOps)
+  StringRef getArgument() const override { return "nvidia-matrix-ops"; }
+  StringRef getDescription() const override {
+    return "Contractions tagged with a matrix intrinsic to nvgpu.ldmatrix "
+           "and nvgpu.mma.sync";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<affine::AffineDialect, gpu::GPUDialect, nvgpu::NVGPUDialect,
+                    vector::VectorDialect>();
+  }
+  void runOnOperation() override {
+    // The k loops of tagged contractions, marked (the preparation below
+    // rebuilds the contractions without their attributes).
+    bool failedLoop = false;
+    getOperation().walk([&](vector::ContractionOp contract) {
+      Attribute intrinsic = contract->getAttr("strata.intrinsic");
+      if (!intrinsic || failedLoop)
+        return;
+      auto loop = contract->getParentOfType<scf::ForOp>();
+      if (!loop) {
+        contract.emitError("nvidia-matrix-ops: a matrix-intrinsic "
+                           "contraction must accumulate in a k loop");
+        failedLoop = true;
+        return;
+      }
+      // Upstream's mma.sync fragments exist for f16, tf32, f64 and integer
+      // operands only; bf16 is refused here, before anything is rewritten.
+      Type operand = contract.getLhsType().getElementType();
+      if (!operand.isF16() && !operand.isF32() && !operand.isF64() &&
+          !operand.isInteger(8) && !operand.isInteger(4)) {
+        contract.emitError("nvidia-matrix-ops: ")
+            << operand << " operands of '"
+            << cast<StringAttr>(intrinsic).getValue()
+            << "' are not lowered to mma.sync yet (f16 is)";
+        failedLoop = true;
+        return;
+      }
+      loop->setAttr("strata.intrinsic", intrinsic);
+    });
+    if (failedLoop)
+      return signalPassFailure();
+    // Contractions into the row-major x column-major form mma.sync takes.
+    {
+      RewritePatternSet patterns(&getContext());
+      populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr("strata.intrinsic"))
+        loops.push_back(loop);
+    });
+    IRRewriter rw(&getContext());
+    for (scf::ForOp loop : loops) {
+      SmallVector<Operation *> index;
+      loop.getBody()->walk([&](Operation *op) {
+        if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp>(
+                op))
+          index.push_back(op);
+      });
+      for (Operation *op : index)
+        toAffine(rw, op);
+      loop->removeAttr("strata.intrinsic");
+      // On failure the loop may be half rewritten: report at the function.
+      if (failed(convertVectorToNVVMCompatibleMMASync(rw, loop))) {
+        getOperation().emitError("nvidia-matrix-ops: the contractions of a "
+                                 "k loop do not map to mma.sync");
+        return signalPassFailure();
+      }
+    }
+  }
+};
+} // namespace
+
+std::unique_ptr<Pass> createMatrixOpsPass() {
+  return std::make_unique<MatrixOps>();
+}
+
+void registerMatrixOpsPass() { PassRegistration<MatrixOps>(); }
+
+} // namespace strata::nvidia

@@ -1,0 +1,88 @@
+//===- BundleTest.cpp - The nvidia plugin's artifact ----------------------===//
+#include "Bundle.h"
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+using namespace strata::nvidia;
+
+namespace {
+
+Bundle sample() {
+  Bundle b;
+  b.chip = "nvidia-a100";
+  b.arch = "sm_80";
+  b.ptx = ".version 8.0\n.target sm_80\n";
+  b.cubin = std::string("\x7f"
+                        "ELF\0\1\2",
+                        7);
+  b.ptxasLog = "ptxas info : Used 32 registers";
+  FunctionPlan f;
+  f.name = "mlp";
+  f.arguments = 3;
+  f.temporaries = {4096};
+  LaunchStep s;
+  s.kernel = "mlp_kernel";
+  s.grid = {4, 2, 1};
+  s.block = {128, 1, 1};
+  s.sharedBytes = 65536;
+  s.args = {{false, 0}, {false, 1}, {true, 0}, {false, 2}};
+  f.steps.push_back(s);
+  b.functions.push_back(f);
+  return b;
+}
+
+TEST(Bundle, RoundTrips) {
+  Bundle b = sample();
+  llvm::Expected<Bundle> back = Bundle::fromJson(b.toJson());
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->chip, b.chip);
+  EXPECT_EQ(back->arch, b.arch);
+  EXPECT_EQ(back->ptx, b.ptx);
+  EXPECT_EQ(back->cubin, b.cubin); // binary, through base64
+  ASSERT_NE(back->find("mlp"), nullptr);
+  EXPECT_EQ(back->find("other"), nullptr);
+  const LaunchStep &s = back->find("mlp")->steps.at(0);
+  EXPECT_EQ(s.kernel, "mlp_kernel");
+  EXPECT_EQ(s.grid, (std::array<int64_t, 3>{4, 2, 1}));
+  EXPECT_EQ(s.block, (std::array<int64_t, 3>{128, 1, 1}));
+  EXPECT_EQ(s.sharedBytes, 65536);
+  ASSERT_EQ(s.args.size(), 4u);
+  EXPECT_TRUE(s.args[2].temporary);
+  EXPECT_EQ(s.args[3].index, 2);
+  EXPECT_EQ(back->find("mlp")->temporaries, std::vector<int64_t>{4096});
+}
+
+TEST(Bundle, RejectsOtherFormats) {
+  nlohmann::json doc = sample().toJson();
+  doc["format"] = "something-else";
+  llvm::Expected<Bundle> back = Bundle::fromJson(doc);
+  ASSERT_FALSE(bool(back));
+  EXPECT_NE(llvm::toString(back.takeError()).find("not a strata nvidia"),
+            std::string::npos);
+}
+
+TEST(Bundle, RejectsArgumentsOutOfRange) {
+  nlohmann::json doc = sample().toJson();
+  doc["functions"][0]["steps"][0]["args"][0] = {{"buffer", 3}};
+  llvm::Expected<Bundle> back = Bundle::fromJson(doc);
+  ASSERT_FALSE(bool(back));
+  EXPECT_NE(llvm::toString(back.takeError()).find("out of range"),
+            std::string::npos);
+  doc = sample().toJson();
+  doc["functions"][0]["steps"][0]["args"][2] = {{"temporary", 1}};
+  back = Bundle::fromJson(doc);
+  ASSERT_FALSE(bool(back));
+  llvm::consumeError(back.takeError());
+}
+
+TEST(Bundle, MissingFieldsAreErrors) {
+  nlohmann::json doc = sample().toJson();
+  doc["functions"][0].erase("steps");
+  llvm::Expected<Bundle> back = Bundle::fromJson(doc);
+  ASSERT_FALSE(bool(back));
+  EXPECT_NE(llvm::toString(back.takeError()).find("malformed"),
+            std::string::npos);
+}
+
+} // namespace

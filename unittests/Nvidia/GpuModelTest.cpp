@@ -1,0 +1,142 @@
+//===- GpuModelTest.cpp - The hierarchy model on the shipped GPUs ---------===//
+//
+// The decisions of HierarchyModel.h for the A100 and H200 descriptions, and
+// the launch sequence the plugin derives from a compiled program.
+//
+//===----------------------------------------------------------------------===//
+#include "Bundle.h"
+
+#include "strata/Pipeline/Compiler.h"
+#include "strata/Schedule/HierarchyModel.h"
+#include "strata/Target/TargetRegistry.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+
+namespace {
+
+hw::Description load(const std::string &name) {
+  std::optional<std::string> text = hw::shippedDescriptionText(name);
+  EXPECT_TRUE(text.has_value()) << name;
+  hw::LoadResult result = hw::parseDescription(text ? *text : "{}", name);
+  EXPECT_TRUE(result) << result.formatErrors();
+  return result ? *result.description : hw::Description();
+}
+
+int64_t maxSharedPerBlock(const hw::Description &chip) {
+  return chip.targetOptions.at("max_shared_bytes_per_block").get<int64_t>();
+}
+
+TEST(GpuModel, LevelsOfTheShippedGpus) {
+  for (const char *name : {"nvidia-a100", "nvidia-h200"}) {
+    hw::Description chip = load(name);
+    std::optional<HierarchyLevels> levels = hierarchyLevels(chip);
+    ASSERT_TRUE(levels) << name;
+    EXPECT_EQ(levels->block, "sm");
+    EXPECT_EQ(levels->group, "warp");
+    EXPECT_EQ(levels->lane, "lane");
+    EXPECT_EQ(levels->scratchpad, "shared");
+    EXPECT_EQ(levels->lanes, 32);
+  }
+  EXPECT_EQ(hierarchyLevels(load("nvidia-a100"))->groups, 4);
+  // warpgroup (4) x warp (4)
+  EXPECT_EQ(hierarchyLevels(load("nvidia-h200"))->groups, 16);
+}
+
+TEST(GpuModel, LargeF16GemmOnTheH200) {
+  hw::Description chip = load("nvidia-h200");
+  HierarchyLevels levels = *hierarchyLevels(chip);
+  HierarchySchedule s =
+      chooseHierarchySchedule({4096, 4096, 4096, "f16", "f32"}, levels, chip);
+  // The warp-level intrinsic: S4 emits collectives of one level (warps).
+  EXPECT_EQ(s.intrinsic, "mma_m16n8k16_f16");
+  EXPECT_EQ(s.groupsM * s.groupsN, 16);
+  EXPECT_EQ(s.lanesPerBlock(), 512);
+  EXPECT_LE(s.lanesPerBlock(),
+            chip.targetOptions.at("max_threads_per_block").get<int64_t>());
+  EXPECT_LE(s.accumulatorRegisters, 127);
+  // Enough blocks for several waves over the 132 SMs.
+  EXPECT_GE(s.gridM * s.gridN, 132);
+  EXPECT_EQ(s.buffers, 2);
+  EXPECT_LE(s.scratchpadBytes, maxSharedPerBlock(chip));
+  EXPECT_EQ(s.padElements, 8);
+}
+
+TEST(GpuModel, SmallGemmFillsTheA100) {
+  hw::Description chip = load("nvidia-a100");
+  HierarchySchedule s = chooseHierarchySchedule({256, 384, 512, "f16", "f32"},
+                                                *hierarchyLevels(chip), chip);
+  // 4 warps per block would give 12 blocks for 108 SMs: one warp each.
+  EXPECT_EQ(s.groupsM * s.groupsN, 1);
+  EXPECT_EQ(s.gridM * s.gridN, 48);
+  EXPECT_LE(s.scratchpadBytes, maxSharedPerBlock(chip));
+}
+
+TEST(GpuModel, Bf16UsesTheBf16Intrinsic) {
+  hw::Description chip = load("nvidia-a100");
+  HierarchySchedule s = chooseHierarchySchedule(
+      {2048, 2048, 2048, "bf16", "f32"}, *hierarchyLevels(chip), chip);
+  EXPECT_EQ(s.intrinsic, "mma_m16n8k16_bf16");
+}
+
+TEST(GpuModel, F32FallsBackToLaneTiles) {
+  hw::Description chip = load("nvidia-h200");
+  HierarchySchedule s = chooseHierarchySchedule(
+      {4096, 4096, 4096, "f32", "f32"}, *hierarchyLevels(chip), chip);
+  EXPECT_TRUE(s.intrinsic.empty());
+  EXPECT_EQ(s.fragM * s.fragN, 64);
+  EXPECT_LE(s.scratchpadBytes, maxSharedPerBlock(chip));
+}
+
+TEST(GpuModel, LaunchPlanOfACompiledMatmul) {
+  TargetRegistry &registry = TargetRegistry::get();
+  if (registry.pluginNames().empty())
+    registerStaticTargets(registry);
+  hw::LoadResult resolved = registry.resolve("nvidia-a100");
+  ASSERT_TRUE(resolved) << resolved.formatErrors();
+  const TargetPlugin *plugin = registry.lookup("nvidia");
+  ASSERT_NE(plugin, nullptr);
+  mlir::DialectRegistry dialects;
+  registerStrataDialects(dialects);
+  mlir::MLIRContext ctx(dialects);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(R"(
+    func.func @mm(%a: tensor<128x256xf16>, %b: tensor<256x64xf16>) -> tensor<128x64xf32> {
+      %zero = arith.constant 0.0 : f32
+      %e = tensor.empty() : tensor<128x64xf32>
+      %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x64xf32>) -> tensor<128x64xf32>
+      %c = linalg.matmul ins(%a, %b : tensor<128x256xf16>, tensor<256x64xf16>)
+                         outs(%f : tensor<128x64xf32>) -> tensor<128x64xf32>
+      return %c : tensor<128x64xf32>
+    })",
+                                              &ctx);
+  ASSERT_TRUE(module);
+  const hw::Description &chip = *resolved.description;
+  ASSERT_TRUE(mlir::succeeded(runCoreStages(*module, chip)));
+  ASSERT_TRUE(mlir::succeeded(runPluginLowering(*module, *plugin, chip)));
+  llvm::Expected<std::vector<nvidia::FunctionPlan>> plans =
+      nvidia::launchPlans(*module);
+  ASSERT_TRUE(bool(plans)) << llvm::toString(plans.takeError());
+  ASSERT_EQ(plans->size(), 1u);
+  const nvidia::FunctionPlan &plan = plans->front();
+  EXPECT_EQ(plan.name, "mm");
+  EXPECT_EQ(plan.arguments, 3); // a, b, then the result as an out-param
+  ASSERT_EQ(plan.steps.size(), 1u);
+  const nvidia::LaunchStep &step = plan.steps.front();
+  HierarchySchedule s = chooseHierarchySchedule({128, 64, 256, "f16", "f32"},
+                                                *hierarchyLevels(chip), chip);
+  EXPECT_EQ(step.grid, (std::array<int64_t, 3>{s.gridN, s.gridM, 1}));
+  EXPECT_EQ(step.block, (std::array<int64_t, 3>{s.lanesPerBlock(), 1, 1}));
+  EXPECT_EQ(step.sharedBytes, s.scratchpadBytes);
+  ASSERT_EQ(step.args.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_FALSE(step.args[i].temporary);
+    EXPECT_EQ(step.args[i].index, i);
+  }
+}
+
+} // namespace

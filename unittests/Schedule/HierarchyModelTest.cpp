@@ -1,0 +1,162 @@
+//===- HierarchyModelTest.cpp - Schedules over nested compute levels ------===//
+//
+// A made-up chip with 64 blocks of 4 groups of 32 lanes, 100 KiB of
+// scratchpad per block and one 16x8x16 f16 intrinsic per group; the expected
+// values follow the rules of HierarchyModel.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "strata/Schedule/HierarchyModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+using nlohmann::json;
+
+namespace {
+
+json chipJson(int64_t scratchpadBytes = 102400) {
+  return json::parse(R"({
+    "name": "grid-chip", "plugin": "cpu", "arch": "x86-64",
+    "summary": "a test chip with nested levels", "clock_hz": 1e9,
+    "compute": [{"name": "chip", "count": 1}, {"name": "block", "count": 64},
+                {"name": "group", "count": 4}, {"name": "lane", "count": 32}],
+    "memory": [
+      {"name": "dram", "kind": "dram", "capacity_bytes": 1073741824,
+       "owner": "chip", "bandwidth_bytes_per_s": 1e12, "latency_cycles": 400,
+       "alignment_bytes": 128},
+      {"name": "tiles", "kind": "scratchpad", "capacity_bytes": 102400,
+       "owner": "block", "bandwidth_bytes_per_s": 1e11, "latency_cycles": 20,
+       "alignment_bytes": 16, "banks": 32}],
+    "vector": {"width_bits": 1024, "element_types": ["f32", "f16"],
+               "level": "block", "fma_pipes": 1, "fma_latency_cycles": 4,
+               "registers": 255},
+    "matrix": [{"name": "mm16x8x16", "m": 16, "n": 8, "k": 16, "a": "f16",
+                "b": "f16", "acc": "f32", "level": "group",
+                "cycles_per_instruction": 8}],
+    "peaks_flops": {"f32": 4e12, "f16": 1.3e14}
+  })")
+      .patch(json::parse(R"([{"op": "replace",
+                                "path": "/memory/1/capacity_bytes",
+                                "value": )" +
+                         std::to_string(scratchpadBytes) + "}]"));
+}
+
+hw::Description load(const json &doc) {
+  hw::LoadResult result = hw::loadDescriptionJson(doc, "<grid-chip>");
+  EXPECT_TRUE(result) << result.formatErrors();
+  return result ? *result.description : hw::Description();
+}
+
+TEST(HierarchyModel, RecognizesNestedLevels) {
+  hw::Description chip = load(chipJson());
+  std::optional<HierarchyLevels> levels = hierarchyLevels(chip);
+  ASSERT_TRUE(levels);
+  EXPECT_EQ(levels->block, "block");
+  EXPECT_EQ(levels->group, "group");
+  EXPECT_EQ(levels->lane, "lane");
+  EXPECT_EQ(levels->scratchpad, "tiles");
+  EXPECT_EQ(levels->blocks, 64);
+  EXPECT_EQ(levels->groups, 4);
+  EXPECT_EQ(levels->lanes, 32);
+}
+
+TEST(HierarchyModel, FlatChipsAreNotHierarchies) {
+  // The scratchpad belongs to the innermost level but one: no group level.
+  json doc = chipJson();
+  doc["compute"] = json::parse(R"([{"name": "chip", "count": 1},
+      {"name": "block", "count": 64}, {"name": "lane", "count": 32}])");
+  doc["matrix"] = json::array();
+  doc["peaks_flops"].erase("f16");
+  EXPECT_FALSE(hierarchyLevels(load(doc)));
+  // Caches only.
+  doc = chipJson();
+  doc["memory"][1]["kind"] = "cache";
+  EXPECT_FALSE(hierarchyLevels(load(doc)));
+}
+
+TEST(HierarchyModel, MatrixIntrinsicContraction) {
+  hw::Description chip = load(chipJson());
+  HierarchyLevels levels = *hierarchyLevels(chip);
+  HierarchySchedule s =
+      chooseHierarchySchedule({4096, 4096, 4096, "f16", "f32"}, levels, chip);
+  EXPECT_EQ(s.intrinsic, "mm16x8x16");
+  EXPECT_EQ(s.fragM, 16);
+  EXPECT_EQ(s.fragN, 8);
+  EXPECT_EQ(s.fragK, 16);
+  // Group tiles are whole fragments, accumulators in half the registers,
+  // and the best reuse under that bound: 64 x 32 (64 registers; 64 x 64
+  // would need 128 > 127).
+  EXPECT_EQ(s.groupM % s.fragM, 0);
+  EXPECT_EQ(s.groupN % s.fragN, 0);
+  EXPECT_LE(s.accumulatorRegisters, 255 / 2);
+  EXPECT_EQ(s.groupM * s.groupN, 2048);
+  // All four groups on a problem this large, near square.
+  EXPECT_EQ(s.groupsM * s.groupsN, 4);
+  EXPECT_EQ(s.lanesPerBlock(), 128);
+  EXPECT_EQ(s.gridM, (4096 + s.blockM - 1) / s.blockM);
+  EXPECT_EQ(s.gridN, (4096 + s.blockN - 1) / s.blockN);
+  // Rows padded by 16 bytes (a quarter of the 32 four-byte banks), two
+  // buffers, and the largest k step (4 fragments) that fits.
+  EXPECT_EQ(s.padElements, 8);
+  EXPECT_EQ(s.buffers, 2);
+  EXPECT_EQ(s.blockK, 64);
+  int64_t expected =
+      2 * (s.blockM * (s.blockK + 8) + s.blockK * (s.blockN + 8)) * 2 +
+      s.blockM * s.blockN * 4;
+  EXPECT_EQ(s.scratchpadBytes, expected);
+  EXPECT_LE(s.scratchpadBytes, 102400);
+}
+
+TEST(HierarchyModel, SmallScratchpadShrinksTheKStep) {
+  hw::Description roomy = load(chipJson());
+  hw::Description tight = load(chipJson(24 * 1024));
+  ContractionShape shape{4096, 4096, 4096, "f16", "f32"};
+  HierarchySchedule a =
+      chooseHierarchySchedule(shape, *hierarchyLevels(roomy), roomy);
+  HierarchySchedule b =
+      chooseHierarchySchedule(shape, *hierarchyLevels(tight), tight);
+  EXPECT_LE(b.scratchpadBytes, 24 * 1024);
+  EXPECT_LT(b.blockK * b.buffers, a.blockK * a.buffers);
+}
+
+TEST(HierarchyModel, SmallProblemsUseMoreSmallerBlocks) {
+  hw::Description chip = load(chipJson());
+  HierarchyLevels levels = *hierarchyLevels(chip);
+  // 128 x 128: four groups per block would give 4 blocks of 64 instances;
+  // halving the groups until every instance has a block or one group is
+  // left.
+  HierarchySchedule s =
+      chooseHierarchySchedule({128, 128, 256, "f16", "f32"}, levels, chip);
+  EXPECT_EQ(s.groupsM * s.groupsN, 1);
+  EXPECT_EQ(s.gridM * s.gridN, (128 / s.blockM) * (128 / s.blockN));
+  EXPECT_GT(s.gridM * s.gridN, 4);
+}
+
+TEST(HierarchyModel, NoMatchingIntrinsicMeansLaneTiles) {
+  hw::Description chip = load(chipJson());
+  HierarchySchedule s = chooseHierarchySchedule(
+      {4096, 4096, 4096, "f32", "f32"}, *hierarchyLevels(chip), chip);
+  EXPECT_TRUE(s.intrinsic.empty());
+  // The largest power-of-two tile with accumulators, a column and a row in
+  // half the registers: 8 x 8 (64 + 16 <= 127; 8 x 16 needs 152).
+  EXPECT_EQ(s.fragM, 8);
+  EXPECT_EQ(s.fragN, 8);
+  // 32 lanes as 4 x 8 (n contiguous), one element of padding per row.
+  EXPECT_EQ(s.groupM, 4 * 8);
+  EXPECT_EQ(s.groupN, 8 * 8);
+  EXPECT_EQ(s.padElements, 1);
+  EXPECT_LE(s.scratchpadBytes, 102400);
+}
+
+TEST(HierarchyModel, JsonNamesTheDecisions) {
+  hw::Description chip = load(chipJson());
+  HierarchySchedule s = chooseHierarchySchedule({512, 512, 512, "f16", "f32"},
+                                                *hierarchyLevels(chip), chip);
+  json doc = s.toJson();
+  EXPECT_EQ(doc["intrinsic"], "mm16x8x16");
+  EXPECT_EQ(doc["scratchpad"][0], "tiles");
+  EXPECT_EQ(doc["buffers"], s.buffers);
+  EXPECT_EQ(doc["block"][1], s.blockM);
+}
+
+} // namespace
