@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -602,6 +603,21 @@ SmallVector<Operation *> invariantTree(Operation *root,
   return ordered;
 }
 
+/// Whether `value` is the destination an op or a loop writes into (an
+/// output tile), rather than only read.
+bool writtenInPlace(Value value) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(user);
+        dps && dps.isDpsInit(&use))
+      return true;
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(user);
+        loop && llvm::is_contained(loop.getInits(), value))
+      return true;
+  }
+  return false;
+}
+
 /// Moves each packing copy, with everything it is computed from, out of
 /// the loops it does not depend on: a packed panel is made once and reused
 /// by all iterations of the inner loops. (Moving single ops instead would
@@ -614,7 +630,12 @@ void hoistPacking(Operation *root) {
       packs.push_back(op);
   });
   for (Operation *pack : packs) {
+    bool written = writtenInPlace(pack->getResult(0));
     while (auto loop = dyn_cast<LoopLikeOpInterface>(pack->getParentOp())) {
+      // A padded output tile is written by each thread: it stays in the
+      // grid loop (hoisted out, the threads would share one buffer).
+      if (written && isa<scf::ForallOp>(loop.getOperation()))
+        break;
       SmallVector<Operation *> tree = invariantTree(pack, loop);
       if (tree.empty())
         break;
@@ -913,13 +934,43 @@ struct FillTile : OpRewritePattern<tensor::ExtractSliceOp> {
   }
 };
 
+/// An insert of a whole tensor into a fresh one of the same shape is the
+/// tensor (sizes compared through value bounds, so dynamic tiles fold
+/// too). The copy-back of a padded output tile whose destination is a
+/// fresh zero-filled tile (its carried result dropped) inserts the tile
+/// into the very buffer it was just materialized in; kept, the insert
+/// would read that buffer's old value after the write (a read-after-write
+/// conflict).
+struct WholeInsert : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rw) const override {
+    // Only into a fresh tensor (a fill or an empty): an insert into a
+    // loop's destination is what makes the loop yield its own iter_arg.
+    if (!isa_and_nonnull<linalg::FillOp, tensor::EmptyOp>(
+            insert.getDest().getDefiningOp()) ||
+        insert.getSourceType() != insert.getDestType() ||
+        !llvm::all_of(insert.getMixedOffsets(), isZeroInteger) ||
+        !llvm::all_of(insert.getMixedStrides(), isOneInteger))
+      return failure();
+    for (auto [d, size] : llvm::enumerate(insert.getMixedSizes())) {
+      FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
+          size, {insert.getDest(), int64_t(d)});
+      if (failed(equal) || !*equal)
+        return failure();
+    }
+    rw.replaceOp(insert, insert.getSource());
+    return success();
+  }
+};
+
 FrozenRewritePatternSet canonicalizations(MLIRContext *ctx) {
   RewritePatternSet patterns(ctx);
   for (Dialect *dialect : ctx->getLoadedDialects())
     dialect->getCanonicalizationPatterns(patterns);
   for (RegisteredOperationName name : ctx->getRegisteredOperations())
     name.getCanonicalizationPatterns(patterns, ctx);
-  patterns.add<FillTile>(ctx);
+  patterns.add<FillTile, WholeInsert>(ctx);
   // A tile of an empty tensor is an empty tile: each tile buffer is only
   // as large as the tile.
   tensor::populateFoldTensorEmptyPatterns(patterns);
