@@ -47,15 +47,12 @@ void strata::buildPreparePipeline(OpPassManager &pm) {
 // themselves are formed with the schedules' tiles in S4.
 void strata::buildGroupPipeline(OpPassManager &pm, const hw::Description &,
                                 const CoreOptions &options) {
-  addPipeline(pm,
-              options.fuse
-                  ? "func.func(strata-decompose-windows{contractions=false},"
-                    "strata-fuse-elementwise,canonicalize,"
-                    "strata-normalize-contractions,"
-                    "strata-reciprocal-divisions),canonicalize"
-                  : "func.func(strata-decompose-windows{contractions=false},"
-                    "strata-normalize-contractions,"
-                    "strata-reciprocal-divisions),canonicalize");
+  std::string fuse =
+      options.fuse ? "strata-fuse-elementwise,canonicalize," : "";
+  addPipeline(pm, "func.func(strata-decompose-windows{contractions=false}," +
+                      fuse +
+                      "strata-normalize-contractions,"
+                      "strata-reciprocal-divisions),canonicalize");
 }
 
 // S3: the model picks every op's schedule from the module's description.

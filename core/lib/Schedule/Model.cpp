@@ -12,6 +12,8 @@
 #include "strata/Schedule/Model.h"
 #include "strata/HW/Model.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -26,8 +28,9 @@ bool LoopNest::Operand::reads(int64_t loop) const {
                                  loop) != windowLoops.end();
 }
 
-static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-static int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+static int64_t roundUp(int64_t a, int64_t b) {
+  return llvm::divideCeilSigned(a, b) * b;
+}
 
 RegisterBlock strata::chooseRegisterBlock(const hw::VectorUnit &unit,
                                           int64_t maxRows, int64_t maxVectors) {
@@ -128,7 +131,7 @@ void chooseGrid(const LoopNest &nest, const std::string &level, int64_t parts,
   for (size_t d = 0; d < nest.extents.size(); ++d) {
     if (nest.reduction[d])
       continue;
-    int64_t tiles = ceilDiv(nest.extents[d], s.registerTile[d]);
+    int64_t tiles = llvm::divideCeilSigned(nest.extents[d], s.registerTile[d]);
     if (tiles > bestTiles) {
       best = int64_t(d);
       bestTiles = tiles;
@@ -138,15 +141,15 @@ void chooseGrid(const LoopNest &nest, const std::string &level, int64_t parts,
     return;
   s.gridLevel = level;
   s.grid.assign(nest.extents.size(), 0);
-  s.grid[best] =
-      roundUp(ceilDiv(nest.extents[best], parts), s.registerTile[best]);
+  s.grid[best] = roundUp(llvm::divideCeilSigned(nest.extents[best], parts),
+                         s.registerTile[best]);
 }
 
 /// Equal tiles of at most `tile` that cover `extent` with the least padding,
 /// each a multiple of `multiple`.
 int64_t balance(int64_t extent, int64_t tile, int64_t multiple) {
-  int64_t count = ceilDiv(extent, tile);
-  return roundUp(ceilDiv(extent, count), multiple);
+  int64_t count = llvm::divideCeilSigned(extent, tile);
+  return roundUp(llvm::divideCeilSigned(extent, count), multiple);
 }
 
 /// A reduction tile of at most `fit`: the largest divisor of `extent` no
@@ -224,7 +227,8 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   int64_t eb = nest.elementBytes;
   int64_t bigN = nest.extents[n], bigM = nest.extents[m],
           bigK = nest.extents[k];
-  RegisterBlock block = chooseRegisterBlock(unit, bigM, ceilDiv(bigN, width));
+  RegisterBlock block =
+      chooseRegisterBlock(unit, bigM, llvm::divideCeilSigned(bigN, width));
   int64_t nr = block.vectors * width, mr = block.rows;
   s.kind = "contraction";
   s.registerTile.assign(nest.extents.size(), 1);
@@ -316,9 +320,8 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   // Packing pays when the operands are reused across tiles; each packed
   // copy is contiguous and padded to whole register tiles. A windowed A is
   // read in place: its rows overlap.
-  s.promote = {aIndex, bIndex};
-  if (a->windowed())
-    s.promote = {bIndex};
+  s.promote = a->windowed() ? std::vector<int64_t>{bIndex}
+                            : std::vector<int64_t>{aIndex, bIndex};
   return true;
 }
 } // namespace

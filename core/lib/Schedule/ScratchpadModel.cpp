@@ -19,6 +19,7 @@
 #include "strata/Schedule/ScratchpadModel.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,8 +50,6 @@ UnitGrid strata::unitGrid(const hw::Description &chip,
 }
 
 namespace {
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 int64_t bytesOf(llvm::StringRef type) {
   if (type == "bf16" || type == "f16" || type == "i16")
     return 2;
@@ -130,7 +129,7 @@ void forEachBuffer(const Contraction &c, int64_t mb, int64_t nb, int64_t kb,
                    Add add) {
   add("a", stages, mb, kb, stages * mb * kb * c.aTile);
   add("b", stages, kb, nb, stages * kb * nb * c.bTile);
-  if (ceilDiv(c.kt, kb) > 1)
+  if (llvm::divideCeilSigned(c.kt, kb) > 1)
     add("partial sums", 1, mb, nb, mb * nb * c.accTile);
   add("output", 2, 1, nb, 2 * nb * c.outTile);
   int64_t words = 2 * (int64_t(mcA) + int64_t(mcB));
@@ -166,9 +165,11 @@ std::string describeFootprint(const Contraction &c, int64_t mb, int64_t nb,
 /// Predicted cycles of a plan (the largest of the units' compute and data
 /// movement, per k step, and DRAM over the whole op).
 void cost(const Contraction &c, const Costs &costs, Plan &p) {
-  int64_t mPer = ceilDiv(c.mt, c.rows), nPer = ceilDiv(c.nt, c.cols);
-  int64_t rm = ceilDiv(mPer, p.mb), rn = ceilDiv(nPer, p.nb);
-  int64_t steps = ceilDiv(c.kt, p.kb);
+  int64_t mPer = llvm::divideCeilSigned(c.mt, c.rows),
+          nPer = llvm::divideCeilSigned(c.nt, c.cols);
+  int64_t rm = llvm::divideCeilSigned(mPer, p.mb),
+          rn = llvm::divideCeilSigned(nPer, p.nb);
+  int64_t steps = llvm::divideCeilSigned(c.kt, p.kb);
   double reload = steps > 1 ? double(c.accTile) / costs.padBytesPerCycle : 0;
   double compute = double(p.mb * p.nb) * (double(p.kb) * c.tileCycles + reload);
   auto load = [&](int64_t tiles, int64_t tileBytes, bool multicast,
@@ -260,9 +261,9 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
       passes = std::min(passes, count);
   }
   c.tileCycles = intrinsic->cyclesPerInstruction * double(passes);
-  c.mt = ceilDiv(nest.extents[c.m], intrinsic->m);
-  c.nt = ceilDiv(nest.extents[c.n], intrinsic->n);
-  c.kt = ceilDiv(nest.extents[c.k], intrinsic->k);
+  c.mt = llvm::divideCeilSigned(nest.extents[c.m], intrinsic->m);
+  c.nt = llvm::divideCeilSigned(nest.extents[c.n], intrinsic->n);
+  c.kt = llvm::divideCeilSigned(nest.extents[c.k], intrinsic->k);
   c.aTile = intrinsic->m * intrinsic->k * bytesOf(aType);
   c.bTile = intrinsic->k * intrinsic->n * bytesOf(bType);
   c.accTile = intrinsic->m * intrinsic->n * bytesOf(intrinsic->accType);
@@ -276,7 +277,8 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
 
   Plan best;
   bool found = false;
-  int64_t mPer = ceilDiv(c.mt, c.rows), nPer = ceilDiv(c.nt, c.cols);
+  int64_t mPer = llvm::divideCeilSigned(c.mt, c.rows),
+          nPer = llvm::divideCeilSigned(c.nt, c.cols);
   // Keeps `p` if it fits and is faster (on ties, smaller) than the best.
   auto consider = [&](Plan p) {
     p.bytes = footprintBytes(c, p.mb, p.nb, p.kb, p.stages, p.multicastA,
@@ -315,8 +317,8 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
   s.gridLevel = pad.owner;
   size_t loops = nest.extents.size();
   s.grid.assign(loops, 0);
-  s.grid[c.m] = ceilDiv(mPer, best.mb) * best.mb * intrinsic->m;
-  s.grid[c.n] = ceilDiv(nPer, best.nb) * best.nb * intrinsic->n;
+  s.grid[c.m] = llvm::divideCeilSigned(mPer, best.mb) * best.mb * intrinsic->m;
+  s.grid[c.n] = llvm::divideCeilSigned(nPer, best.nb) * best.nb * intrinsic->n;
   TileLevel level{pad.name, std::vector<int64_t>(loops, 0)};
   level.sizes[c.m] = best.mb * intrinsic->m;
   level.sizes[c.n] = best.nb * intrinsic->n;
@@ -360,7 +362,8 @@ llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
   int64_t tileRows = loops == 2 ? unit.m : 1, tileCols = unit.n;
   int64_t tiles = 1;
   for (size_t d = 0; d < loops; ++d)
-    tiles *= ceilDiv(nest.extents[d], d + 1 == loops ? tileCols : tileRows);
+    tiles *= llvm::divideCeilSigned(nest.extents[d],
+                                    d + 1 == loops ? tileCols : tileRows);
   UnitGrid grid = unitGrid(chip, pad);
   int64_t units = grid.rows * grid.cols;
   Costs costs = costsOf(chip, pad);
@@ -371,7 +374,7 @@ llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
   // transfer of a step at least 4 setups long), within the tiles a unit has
   // and half the scratchpad.
   int64_t step = 1;
-  while (step < ceilDiv(tiles, units) &&
+  while (step < llvm::divideCeilSigned(tiles, units) &&
          2 * (step + 1) * perStep <= costs.capacity / 2 &&
          costs.setup * 4 >
              double(step * tileRows * tileCols * 2) / costs.engineBytesPerCycle)
@@ -397,8 +400,8 @@ llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
     if (!nest.operands[i].output)
       s.promote.push_back(int64_t(i));
   double bytes = double(tiles) * double(perStep);
-  double movement =
-      double(ceilDiv(tiles, units)) * costs.transfer(double(perStep));
+  double movement = double(llvm::divideCeilSigned(tiles, units)) *
+                    costs.transfer(double(perStep));
   s.bound = bytes / costs.dramBytesPerCycle > movement ? "memory" : "movement";
   s.predictedSeconds =
       std::max(bytes / costs.dramBytesPerCycle, movement) / costs.clockHz;
@@ -426,7 +429,7 @@ llvm::Expected<Schedule> scheduleRowReduction(const LoopNest &nest,
         "shape from",
         opName));
   const hw::MatrixIntrinsic &unit = chip.matrix.front();
-  int64_t rowTiles = ceilDiv(nest.extents[1], unit.n);
+  int64_t rowTiles = llvm::divideCeilSigned(nest.extents[1], unit.n);
   int64_t inTile = unit.m * unit.n * bytesOf(typeOf(nest, 0));
   int64_t outTile = unit.m * unit.n * bytesOf(typeOf(nest, 1));
   int64_t bytes = rowTiles * inTile + outTile;
@@ -445,7 +448,8 @@ llvm::Expected<Schedule> scheduleRowReduction(const LoopNest &nest,
   s.tiles.push_back({pad.name, {unit.m, rowTiles * unit.n}});
   s.promote = {0};
   Costs costs = costsOf(chip, pad);
-  double total = double(ceilDiv(nest.extents[0], unit.m) * rowTiles * inTile);
+  double total = double(llvm::divideCeilSigned(nest.extents[0], unit.m) *
+                        rowTiles * inTile);
   s.bound = "memory";
   s.predictedSeconds = total / costs.dramBytesPerCycle / costs.clockHz;
   s.footprints.push_back({pad.name, bytes});

@@ -46,7 +46,8 @@ constexpr llvm::StringLiteral kPackedAttrName = "strata.packed";
 constexpr llvm::StringLiteral kRootAttrName = "strata.root";
 /// Marks the cache tiles of the op being scheduled.
 constexpr llvm::StringLiteral kTileAttrName = "strata.tile";
-/// Marks the reduction loops of register tiles.
+/// Marks the reduction loops of register tiles, whose accumulators stay in
+/// registers (hoistAccumulators).
 constexpr llvm::StringLiteral kAccumulateAttrName = "strata.accumulate";
 /// Marks a register tile (with its register tile sizes) to vectorize.
 constexpr llvm::StringLiteral kRegisterAttrName = "strata.register";
@@ -299,6 +300,9 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
         scf::tileUsingSCF(rw, cast<TilingInterface>(current), options);
     if (succeeded(result)) {
       rw.replaceOp(current, result->replacements);
+      // Its loop keeps the partial results in registers.
+      for (LoopLikeOpInterface loop : result->loops)
+        loop->setAttr(kAccumulateAttrName, rw.getUnitAttr());
       SmallVector<Operation *> parts(result->tiledOps.begin(),
                                      result->tiledOps.end());
       parts.append(result->mergeOps.begin(), result->mergeOps.end());
@@ -649,7 +653,9 @@ void hoistPacking(Operation *root) {
 /// Keeps the accumulators of register tiles in vectors across reduction
 /// loops: reads before the loop, writes after it.
 void hoistAccumulators(RewriterBase &rw, Operation *root) {
-  // The register tiles' own reduction loops, innermost first (post-order).
+  // Only the register tiles' own reduction loops (marked where they are
+  // made), innermost first: hoisting a cache tile's slices out of its k
+  // loop would turn a padded tile into a loop-carried copy.
   SmallVector<scf::ForOp> marked;
   root->walk([&](scf::ForOp loop) {
     if (loop->hasAttr(kAccumulateAttrName))
@@ -658,20 +664,6 @@ void hoistAccumulators(RewriterBase &rw, Operation *root) {
   for (scf::ForOp loop : marked) {
     loop->removeAttr(kAccumulateAttrName);
     hoistLoopInvariantSubsets(rw, cast<LoopLikeOpInterface>(*loop));
-  }
-  for (int round = 0; round < 2; ++round) {
-    SmallVector<LoopLikeOpInterface> loops;
-    // Innermost loops only: those are the register tiles' reduction loops.
-    // Hoisting a cache tile's slices out of its k loop would turn a padded
-    // tile into a loop-carried copy.
-    root->walk([&](scf::ForOp loop) {
-      bool innermost = true;
-      loop.getBody()->walk([&](LoopLikeOpInterface) { innermost = false; });
-      if (innermost)
-        loops.push_back(loop);
-    });
-    for (LoopLikeOpInterface loop : loops)
-      hoistLoopInvariantSubsets(rw, loop);
   }
 }
 

@@ -59,13 +59,6 @@ std::optional<SmallVector<vector::StoreOp>> onlyStoredTo(Value buffer) {
           worklist.push_back(result);
         continue;
       }
-      if (isa<memref::ExtractStridedMetadataOp>(user)) {
-        // Only the base buffer of the metadata can be written through.
-        for (Value result : user->getResults())
-          if (isa<MemRefType>(result.getType()))
-            worklist.push_back(result);
-        continue;
-      }
       return std::nullopt;
     }
   }
