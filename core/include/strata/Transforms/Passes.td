@@ -301,8 +301,12 @@ def StrataStreamingStores
     whole lines without first reading them (a normal store reads each line
     it writes to own it, one more pass over memory). Streaming stores are
     weakly ordered: a full fence (`llvm.fence seq_cst`) follows each
-    outermost sequential loop nest that holds them. Modules without a
-    description are left alone.
+    outermost sequential loop nest that holds them. A nest some of whose
+    stores are proven aligned to the vector width when their buffers are
+    (a divisibility analysis of indices, loop bounds and view offsets) runs
+    in two versions chosen at run time: those stores carry their proven
+    `alignment` when the buffers are aligned, and every store is plain
+    otherwise. Modules without a description are left alone.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::LLVM::LLVMDialect"];
