@@ -46,7 +46,8 @@ void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
   // Mapped IR first: copies and n-D vector ops become 1-D vector code, and
   // grid loops a plugin did not map to threads run in sequence.
   addPipeline(pm, "func.func(strata-lower-copies,strata-lower-vectors),"
-                  "strata-streaming-stores,scf-forall-to-for");
+                  "strata-prefetch-next,strata-streaming-stores,"
+                  "scf-forall-to-for");
   addPipeline(pm, "convert-linalg-to-loops,convert-math-to-llvm,"
                   "convert-math-to-libm,convert-vector-to-scf,"
                   "convert-scf-to-cf,expand-strided-metadata,lower-affine,"

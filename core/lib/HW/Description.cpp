@@ -20,6 +20,14 @@ const MemoryLevel *Description::findMemory(llvm::StringRef levelName) const {
   return nullptr;
 }
 
+int64_t Description::largestCacheBytes() const {
+  int64_t largest = 0;
+  for (const MemoryLevel &level : memory)
+    if (level.kind == "cache")
+      largest = std::max(largest, level.capacityBytes);
+  return largest;
+}
+
 int64_t Description::totalUnits(llvm::StringRef levelName) const {
   int64_t total = 1;
   for (const ComputeLevel &level : compute) {

@@ -264,10 +264,7 @@ struct StreamingStores
     FailureOr<hw::Description> chip = descriptionOf(module);
     if (failed(chip))
       return signalPassFailure();
-    int64_t largestCache = 0;
-    for (const hw::MemoryLevel &level : chip->memory)
-      if (level.kind == "cache")
-        largestCache = std::max(largestCache, level.capacityBytes);
+    int64_t largestCache = chip->largestCacheBytes();
     if (largestCache == 0)
       return;
     int64_t vectorBytes = chip->vector ? chip->vector->widthBits / 8 : 0;

@@ -105,6 +105,8 @@ struct Description {
   /// Number of instances of `levelName` in the whole chip (product of counts
   /// down to and including that level); 0 if the level does not exist.
   int64_t totalUnits(llvm::StringRef levelName) const;
+  /// Capacity of the largest memory of kind "cache" (0 without caches).
+  int64_t largestCacheBytes() const;
 };
 
 /// Options of the loader: `knownPlugins` (when not empty) lists the plugin

@@ -290,6 +290,22 @@ def StrataLowerCopies : Pass<"strata-lower-copies"> {
                            "::mlir::linalg::LinalgDialect"];
 }
 
+def StrataPrefetchNext : Pass<"strata-prefetch-next", "::mlir::ModuleOp"> {
+  let summary = "Prefetch the next slice of a multi-pass loop";
+  let description = [{
+    A sequential loop whose body holds several loops (passes) over a slice
+    of a function's buffer that its iterations move along, when the buffer
+    is larger than the description's largest cache: the last pass that
+    reads the slice also issues `memref.prefetch` for each cache line (the
+    smallest cache's alignment) of the next iteration's slice, so that
+    memory transfers overlap the passes that only compute. The hardware's
+    prefetcher stops when the reads stop. Modules without a description are
+    left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def StrataStreamingStores
     : Pass<"strata-streaming-stores", "::mlir::ModuleOp"> {
   let summary = "Mark stores into large write-only buffers non-temporal";
