@@ -403,6 +403,13 @@ def anchor_env(threads, hugetlb):
     env.pop("OPENBLAS_L2_SIZE", None)
     env["OPENBLAS_NUM_THREADS"] = str(threads)
     env["OMP_NUM_THREADS"] = str(threads)  # oneDNN (OpenMP runtime)
+    # Strata's code (LLVM's libomp) and oneDNN (GNU libgomp) bring two
+    # OpenMP runtimes into one process. By default each keeps its threads
+    # spinning after a parallel region (libomp for 200 ms), so whichever
+    # library runs next shares its cores with the other's spinning threads.
+    # Passive waiting makes idle threads sleep at once, in both runtimes.
+    env["OMP_WAIT_POLICY"] = "passive"
+    env["KMP_BLOCKTIME"] = "0"
     if hugetlb:
         env["GLIBC_TUNABLES"] = "glibc.malloc.hugetlb=1"
     return env
