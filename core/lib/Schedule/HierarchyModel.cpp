@@ -13,6 +13,7 @@
 //      double-buffered when they fit, and the staging tile fit the
 //      scratchpad; rows padded so that consecutive rows start in other banks;
 //   5. with asynchronous copies into the scratchpad (matrix intrinsics only),
+//      the staging tile reuses the stages' bytes (the k step may grow), and
 //      as many stages as fit, up to kMaxStages, that divide the k tiles (the
 //      pipelined loop is unrolled by its stages: buffers are indexed
 //      statically) into at least two iterations (a loop of one iteration
@@ -227,19 +228,36 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
       break; // the smallest block: S4 reports that it does not fit
     }
   }
-  // 5. Pipeline stages.
+  // 5. Pipeline stages. The staging tile is written after the last k tile
+  // was used: it shares the stages' bytes, so the k step is chosen again,
+  // the largest with two stages in max(stages, staging).
   if (levels.asyncCopies && !s.intrinsic.empty() && s.buffers == 2 &&
       s.scratchpadBytes <= levels.scratchpadBytes) {
-    int64_t kTiles = llvm::divideCeilSigned(shape.k, s.blockK);
     int64_t staging = s.blockM * s.blockN * 4;
-    int64_t perStage = (s.scratchpadBytes - staging) / 2;
-    for (int64_t stages = kMaxStages; stages > 2; --stages)
-      if (kTiles % stages == 0 && kTiles / stages >= 2 &&
-          stages * perStage + staging <= levels.scratchpadBytes) {
-        s.buffers = stages;
-        s.scratchpadBytes = stages * perStage + staging;
+    auto perStage = [&](int64_t bk) {
+      return (s.blockM * (bk + s.padElements) +
+              bk * (s.blockN + s.padElements)) *
+             eb;
+    };
+    auto shared = [&](int64_t bk, int64_t stages) {
+      return std::max(stages * perStage(bk), staging);
+    };
+    for (int64_t f = 4; f >= 1; f /= 2) {
+      int64_t bk = std::min(s.fragK * f, kLimit);
+      if (bk > s.blockK && shared(bk, 2) <= levels.scratchpadBytes) {
+        s.blockK = bk;
         break;
       }
+    }
+    s.buffers = 2;
+    int64_t kTiles = llvm::divideCeilSigned(shape.k, s.blockK);
+    for (int64_t stages = kMaxStages; stages > 2; --stages)
+      if (kTiles % stages == 0 && kTiles / stages >= 2 &&
+          shared(s.blockK, stages) <= levels.scratchpadBytes) {
+        s.buffers = stages;
+        break;
+      }
+    s.scratchpadBytes = shared(s.blockK, s.buffers);
     s.asyncCopies = true;
   }
   s.gridM = llvm::divideCeilSigned(shape.m, s.blockM);

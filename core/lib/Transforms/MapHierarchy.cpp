@@ -312,19 +312,45 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
         Value rowBase = k.mul(ids[0], s.blockM),
               colBase = k.mul(ids[1], s.blockN);
         SmallVector<Value> aTiles, bTiles;
-        for (int64_t i = 0; i < s.buffers; ++i) {
-          aTiles.push_back(memref::AllocOp::create(
-              b, MemRefType::get({s.blockM, s.blockK + pad}, tileElem,
-                                 MemRefLayoutAttrInterface(), space)));
-          bTiles.push_back(memref::AllocOp::create(
-              b, MemRefType::get({s.blockK, s.blockN + pad}, tileElem,
-                                 MemRefLayoutAttrInterface(), space)));
-        }
         Value staging;
-        if (matrix)
-          staging = memref::AllocOp::create(
-              b, MemRefType::get({s.blockM, s.blockN}, f32,
+        auto aType = MemRefType::get({s.blockM, s.blockK + pad}, tileElem,
+                                     MemRefLayoutAttrInterface(), space);
+        auto bType = MemRefType::get({s.blockK, s.blockN + pad}, tileElem,
+                                     MemRefLayoutAttrInterface(), space);
+        auto stagingType = MemRefType::get({s.blockM, s.blockN}, f32,
+                                           MemRefLayoutAttrInterface(), space);
+        if (s.asyncCopies) {
+          // The pipeline's stages and, after the last k tile, the staging
+          // tile share one buffer (HierarchyModel.cpp, step 5).
+          auto bytes = [](MemRefType t) {
+            return llvm::alignTo(
+                t.getNumElements() *
+                    llvm::divideCeil(t.getElementTypeBitWidth(), 8),
+                16);
+          };
+          int64_t stride = bytes(aType) + bytes(bType);
+          int64_t total =
+              std::max<int64_t>(s.buffers * stride, bytes(stagingType));
+          Value shared = memref::AllocOp::create(
+              b, MemRefType::get({total}, b.getI8Type(),
                                  MemRefLayoutAttrInterface(), space));
+          auto view = [&](MemRefType t, int64_t offset) -> Value {
+            return memref::ViewOp::create(b, t, shared, k.idx(offset),
+                                          ValueRange());
+          };
+          for (int64_t i = 0; i < s.buffers; ++i) {
+            aTiles.push_back(view(aType, i * stride));
+            bTiles.push_back(view(bType, i * stride + bytes(aType)));
+          }
+          staging = view(stagingType, 0);
+        } else {
+          for (int64_t i = 0; i < s.buffers; ++i) {
+            aTiles.push_back(memref::AllocOp::create(b, aType));
+            bTiles.push_back(memref::AllocOp::create(b, bType));
+          }
+          if (matrix)
+            staging = memref::AllocOp::create(b, stagingType);
+        }
 
         // Copies of k tile `k0` into buffer `i`, by every lane of the block.
         auto copyAll = [&](Value laneId, Value k0, int64_t i) {
@@ -433,7 +459,10 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
               scf::YieldOp::create(b, accs);
             }
             // Accumulators to the staging tile, then every lane finishes its
-            // share of the block's outputs.
+            // share of the block's outputs. A staging tile over the stages
+            // waits for every group's last reads of them.
+            if (s.asyncCopies)
+              gpu::BarrierOp::create(b);
             for (int64_t x = 0; x < fm; ++x)
               for (int64_t y = 0; y < fn; ++y)
                 vector::TransferWriteOp::create(

@@ -11,9 +11,12 @@
 // A100: scf.forall (%[[BM:.*]], %[[BN:.*]]) in (8, 16) {
 // Four stages of each operand tile (copied asynchronously: the k loop of 8
 // tiles runs twice, unrolled by the stages), rows padded by 8 halves, and
-// the staging tile of the accumulators.
-// A100-COUNT-8: memref.alloc() : memref<{{128|64}}x72xf16, #strata.mem<"shared">>
-// A100: memref.alloc() : memref<128x64xf32, #strata.mem<"shared">>
+// the staging tile of the accumulators over the stages (used after them).
+// A100: %[[SHARED:.*]] = memref.alloc() : memref<110592xi8, #strata.mem<"shared">>
+// A100-NEXT: memref.view %[[SHARED]][%c0][] : {{.*}} to memref<128x72xf16, #strata.mem<"shared">>
+// A100-NEXT: memref.view %[[SHARED]][%c18432][] : {{.*}} to memref<64x72xf16, #strata.mem<"shared">>
+// A100-COUNT-6: memref.view %[[SHARED]]
+// A100-NEXT: memref.view %[[SHARED]][%c0][] : {{.*}} to memref<128x64xf32, #strata.mem<"shared">>
 // A100: scf.forall (%{{.*}}) in (4) {
 // The prologue: three k tiles in flight, one copy group each.
 // A100-COUNT-3: } {mapping = [#strata.grid<"lane">], strata.async_copy}
@@ -38,7 +41,12 @@
 // A100: } {mapping = [#strata.grid<"lane">], strata.async_copy}
 // A100-COUNT-2: gpu.barrier {strata.pending_copy_groups = 2 : i64}
 // A100-NOT: strata.pending_copy_groups
-// A100: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<128x64xf32, #strata.mem<"shared">>
+// Every warp is past its last reads of the stages before the staging tile
+// overwrites them.
+// A100: scf.yield
+// A100-NEXT: }
+// A100-NEXT: gpu.barrier
+// A100-NEXT: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<128x64xf32, #strata.mem<"shared">>
 // A100: gpu.barrier
 // A100: memref.store {{.*}}, %arg2
 // A100: } {mapping = [#strata.grid<"warp">]}
