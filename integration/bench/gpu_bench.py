@@ -16,7 +16,8 @@ import json
 import re
 import sys
 
-GEMMS = [(4096, 4096, 4096), (8192, 8192, 8192)]
+# Square GEMMs, and a wide one with a short k (few k tiles to pipeline).
+GEMMS = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024)]
 # Transformer projections of a 7B-class model on 4096 tokens: QKV, MLP up,
 # MLP down, attention output.
 TRANSFORMER = [(4096, 12288, 4096), (4096, 11008, 4096), (4096, 4096, 11008),

@@ -212,6 +212,18 @@ TEST(HWLoader, AlignmentAndWidthArePowersOfTwo) {
             "expected a power of two >= 32, got 384");
 }
 
+TEST(HWLoader, AsyncCopyIsABoolean) {
+  json doc = tinyDoc();
+  EXPECT_FALSE(load(doc).description->memory[1].asyncCopy);
+  doc["memory"][1]["async_copy"] = true;
+  EXPECT_TRUE(load(doc).description->memory[1].asyncCopy);
+  doc["memory"][1]["async_copy"] = 2;
+  LoadResult result = load(doc);
+  ASSERT_NE(errorAt(result, "/memory/1/async_copy"), nullptr);
+  EXPECT_TRUE(contains(errorAt(result, "/memory/1/async_copy")->message,
+                       "expected true or false"));
+}
+
 TEST(HWLoader, VectorElementWiderThanTheVector) {
   json doc = tinyDoc();
   doc["vector"]["width_bits"] = 32;

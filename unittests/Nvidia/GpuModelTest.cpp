@@ -61,7 +61,12 @@ TEST(GpuModel, LargeF16GemmOnTheH200) {
   EXPECT_LE(s.accumulatorRegisters, 127);
   // Enough blocks for several waves over the 132 SMs.
   EXPECT_GE(s.gridM * s.gridN, 132);
-  EXPECT_EQ(s.buffers, 2);
+  // Asynchronous copies: four stages of 64-wide k tiles, the f32 staging
+  // tile (128 KiB) over them.
+  EXPECT_TRUE(s.asyncCopies);
+  EXPECT_EQ(s.buffers, 4);
+  EXPECT_EQ(s.blockK, 64);
+  EXPECT_EQ(s.scratchpadBytes, 4 * (s.blockM * 72 + 64 * (s.blockN + 8)) * 2);
   EXPECT_LE(s.scratchpadBytes, maxSharedPerBlock(chip));
   EXPECT_EQ(s.padElements, 8);
 }

@@ -107,6 +107,54 @@ TEST(HierarchyModel, MatrixIntrinsicContraction) {
   EXPECT_LE(s.scratchpadBytes, 102400);
 }
 
+json asyncChip(int64_t scratchpadBytes) {
+  json doc = chipJson(scratchpadBytes);
+  doc["memory"][1]["async_copy"] = true;
+  return doc;
+}
+
+TEST(HierarchyModel, AsynchronousCopiesPipelineAsManyStagesAsFit) {
+  ContractionShape shape{4096, 4096, 4096, "f16", "f32"};
+  hw::Description plain = load(chipJson(256 * 1024));
+  HierarchySchedule p =
+      chooseHierarchySchedule(shape, *hierarchyLevels(plain), plain);
+  EXPECT_FALSE(p.asyncCopies);
+  EXPECT_EQ(p.buffers, 2);
+  // The same chip with asynchronous copies: the staging tile shares the
+  // stages' bytes, four stages fit 256 KiB.
+  hw::Description roomy = load(asyncChip(256 * 1024));
+  ASSERT_TRUE(hierarchyLevels(roomy)->asyncCopies);
+  HierarchySchedule s =
+      chooseHierarchySchedule(shape, *hierarchyLevels(roomy), roomy);
+  EXPECT_TRUE(s.asyncCopies);
+  EXPECT_EQ(s.buffers, kMaxStages);
+  EXPECT_EQ(s.blockK, 64);
+  int64_t perStage = (s.blockM * (64 + 8) + 64 * (s.blockN + 8)) * 2;
+  int64_t staging = s.blockM * s.blockN * 4;
+  ASSERT_GT(3 * perStage, staging);
+  EXPECT_EQ(s.scratchpadBytes, 4 * perStage);
+  // Three stages fit but do not divide the 64 k tiles: two.
+  hw::Description three = load(asyncChip(3 * perStage));
+  HierarchySchedule t =
+      chooseHierarchySchedule(shape, *hierarchyLevels(three), three);
+  EXPECT_TRUE(t.asyncCopies);
+  EXPECT_EQ(t.blockK, 64);
+  EXPECT_EQ(t.buffers, 2);
+  // 3 x 64 = 192 k tiles: three stages.
+  HierarchySchedule u = chooseHierarchySchedule(
+      {4096, 4096, 3 * 64 * 64, "f16", "f32"}, *hierarchyLevels(three), three);
+  EXPECT_EQ(u.buffers, 3);
+  EXPECT_EQ(u.scratchpadBytes, 3 * perStage);
+  // Four k tiles: two stages, so that the loop keeps two iterations.
+  HierarchySchedule v = chooseHierarchySchedule(
+      {4096, 4096, 4 * 64, "f16", "f32"}, *hierarchyLevels(roomy), roomy);
+  EXPECT_EQ(v.buffers, 2);
+  // Lane tiles of multiply-adds (no intrinsic) are not pipelined.
+  HierarchySchedule f = chooseHierarchySchedule(
+      {4096, 4096, 4096, "f32", "f32"}, *hierarchyLevels(roomy), roomy);
+  EXPECT_FALSE(f.asyncCopies);
+}
+
 TEST(HierarchyModel, SmallScratchpadShrinksTheKStep) {
   hw::Description roomy = load(chipJson());
   hw::Description tight = load(chipJson(24 * 1024));

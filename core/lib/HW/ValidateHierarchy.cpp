@@ -73,7 +73,7 @@ void Validator::validateMemory(const json &doc, Description &desc) {
     checkKeys(entry, path,
               {"name", "kind", "capacity_bytes", "owner",
                "bandwidth_bytes_per_s", "latency_cycles", "alignment_bytes",
-               "banks", "engine"});
+               "banks", "async_copy", "engine"});
     MemoryLevel level;
     bool ok = true;
     if (auto name = identifier(entry, path, "name", true)) {
@@ -151,6 +151,16 @@ void Validator::validateMemory(const json &doc, Description &desc) {
         level.banks = *banks;
       else
         ok = false;
+    }
+    if (entry.contains("async_copy")) {
+      const json &async = entry["async_copy"];
+      if (async.is_boolean()) {
+        level.asyncCopy = async.get<bool>();
+      } else {
+        error(childPath(path, "async_copy"),
+              "expected true or false, got " + describe(async));
+        ok = false;
+      }
     }
     if (const json *engine = member(entry, path, "engine", false, "")) {
       level.engine = validateEngine(*engine, childPath(path, "engine"));

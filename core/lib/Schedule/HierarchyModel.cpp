@@ -11,7 +11,13 @@
 //      square, halved while there are fewer blocks than instances to fill;
 //   4. the k step: the largest (up to 4 fragments) whose operand tiles,
 //      double-buffered when they fit, and the staging tile fit the
-//      scratchpad; rows padded so that consecutive rows start in other banks.
+//      scratchpad; rows padded so that consecutive rows start in other banks;
+//   5. with asynchronous copies into the scratchpad (matrix intrinsics only),
+//      the staging tile reuses the stages' bytes (the k step may grow), and
+//      as many stages as fit, up to kMaxStages, that divide the k tiles (the
+//      pipelined loop is unrolled by its stages: buffers are indexed
+//      statically) into at least two iterations (a loop of one iteration
+//      folds away, and the accumulators with it).
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Schedule/HierarchyModel.h"
@@ -56,6 +62,7 @@ strata::hierarchyLevels(const hw::Description &chip) {
     levels.scratchpadBytes = mem.capacityBytes;
     levels.scratchpadBanks = mem.banks;
     levels.registers = chip.vector ? chip.vector->registers : 64;
+    levels.asyncCopies = mem.asyncCopy;
     return levels;
   }
   return std::nullopt;
@@ -221,6 +228,38 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
       break; // the smallest block: S4 reports that it does not fit
     }
   }
+  // 5. Pipeline stages. The staging tile is written after the last k tile
+  // was used: it shares the stages' bytes, so the k step is chosen again,
+  // the largest with two stages in max(stages, staging).
+  if (levels.asyncCopies && !s.intrinsic.empty() && s.buffers == 2 &&
+      s.scratchpadBytes <= levels.scratchpadBytes) {
+    int64_t staging = s.blockM * s.blockN * 4;
+    auto perStage = [&](int64_t bk) {
+      return (s.blockM * (bk + s.padElements) +
+              bk * (s.blockN + s.padElements)) *
+             eb;
+    };
+    auto shared = [&](int64_t bk, int64_t stages) {
+      return std::max(stages * perStage(bk), staging);
+    };
+    for (int64_t f = 4; f >= 1; f /= 2) {
+      int64_t bk = std::min(s.fragK * f, kLimit);
+      if (bk > s.blockK && shared(bk, 2) <= levels.scratchpadBytes) {
+        s.blockK = bk;
+        break;
+      }
+    }
+    s.buffers = 2;
+    int64_t kTiles = llvm::divideCeilSigned(shape.k, s.blockK);
+    for (int64_t stages = kMaxStages; stages > 2; --stages)
+      if (kTiles % stages == 0 && kTiles / stages >= 2 &&
+          shared(s.blockK, stages) <= levels.scratchpadBytes) {
+        s.buffers = stages;
+        break;
+      }
+    s.scratchpadBytes = shared(s.blockK, s.buffers);
+    s.asyncCopies = true;
+  }
   s.gridM = llvm::divideCeilSigned(shape.m, s.blockM);
   s.gridN = llvm::divideCeilSigned(shape.n, s.blockN);
   return s;
@@ -236,6 +275,7 @@ nlohmann::json HierarchySchedule::toJson() const {
           {"lanes", lanesPerBlock()},
           {"scratchpad", {levels.scratchpad, scratchpadBytes}},
           {"buffers", buffers},
+          {"async_copies", asyncCopies},
           {"pad", padElements},
           {"accumulator_registers", accumulatorRegisters}};
 }

@@ -312,19 +312,45 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
         Value rowBase = k.mul(ids[0], s.blockM),
               colBase = k.mul(ids[1], s.blockN);
         SmallVector<Value> aTiles, bTiles;
-        for (int64_t i = 0; i < s.buffers; ++i) {
-          aTiles.push_back(memref::AllocOp::create(
-              b, MemRefType::get({s.blockM, s.blockK + pad}, tileElem,
-                                 MemRefLayoutAttrInterface(), space)));
-          bTiles.push_back(memref::AllocOp::create(
-              b, MemRefType::get({s.blockK, s.blockN + pad}, tileElem,
-                                 MemRefLayoutAttrInterface(), space)));
-        }
         Value staging;
-        if (matrix)
-          staging = memref::AllocOp::create(
-              b, MemRefType::get({s.blockM, s.blockN}, f32,
+        auto aType = MemRefType::get({s.blockM, s.blockK + pad}, tileElem,
+                                     MemRefLayoutAttrInterface(), space);
+        auto bType = MemRefType::get({s.blockK, s.blockN + pad}, tileElem,
+                                     MemRefLayoutAttrInterface(), space);
+        auto stagingType = MemRefType::get({s.blockM, s.blockN}, f32,
+                                           MemRefLayoutAttrInterface(), space);
+        if (s.asyncCopies) {
+          // The pipeline's stages and, after the last k tile, the staging
+          // tile share one buffer (HierarchyModel.cpp, step 5).
+          auto bytes = [](MemRefType t) {
+            return llvm::alignTo(
+                t.getNumElements() *
+                    llvm::divideCeil(t.getElementTypeBitWidth(), 8),
+                16);
+          };
+          int64_t stride = bytes(aType) + bytes(bType);
+          int64_t total =
+              std::max<int64_t>(s.buffers * stride, bytes(stagingType));
+          Value shared = memref::AllocOp::create(
+              b, MemRefType::get({total}, b.getI8Type(),
                                  MemRefLayoutAttrInterface(), space));
+          auto view = [&](MemRefType t, int64_t offset) -> Value {
+            return memref::ViewOp::create(b, t, shared, k.idx(offset),
+                                          ValueRange());
+          };
+          for (int64_t i = 0; i < s.buffers; ++i) {
+            aTiles.push_back(view(aType, i * stride));
+            bTiles.push_back(view(bType, i * stride + bytes(aType)));
+          }
+          staging = view(stagingType, 0);
+        } else {
+          for (int64_t i = 0; i < s.buffers; ++i) {
+            aTiles.push_back(memref::AllocOp::create(b, aType));
+            bTiles.push_back(memref::AllocOp::create(b, bType));
+          }
+          if (matrix)
+            staging = memref::AllocOp::create(b, stagingType);
+        }
 
         // Copies of k tile `k0` into buffer `i`, by every lane of the block.
         auto copyAll = [&](Value laneId, Value k0, int64_t i) {
@@ -338,6 +364,21 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
           Value group = g[0];
           Value gRow = k.mul(k.div(group, s.groupsN), s.groupM);
           Value gCol = k.mul(k.rem(group, s.groupsN), s.groupN);
+          // The group's lanes run `body` with their block-wide lane id; in a
+          // pipeline their copies are asynchronous, one group per loop.
+          auto laneCopies = [&](function_ref<void(Value)> body) {
+            auto copies =
+                k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
+                  body(k.add(k.mul(group, groupLanes), l[0]));
+                });
+            if (s.asyncCopies)
+              copies->setAttr(kAsyncCopyAttrName, b.getUnitAttr());
+          };
+          // Pipeline prologue: the first `stages - 1` k tiles in flight.
+          if (matrix && s.asyncCopies)
+            for (int64_t st = 0; st + 1 < s.buffers; ++st)
+              laneCopies(
+                  [&](Value id) { copyAll(id, k.idx(st * s.blockK), st); });
           if (matrix) {
             int64_t fm = s.groupM / s.fragM, fn = s.groupN / s.fragN;
             scf::ForOp loop = k.kLoop(VectorType::get({s.fragM, s.fragN}, f32),
@@ -362,11 +403,32 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
                                       ctx, vector::IteratorType::reduction)});
               Value pad0 = arith::ConstantOp::create(b, b.getZeroAttr(inElem));
               for (int64_t i = 0; i < s.buffers; ++i) {
-                Value k0 = k.add(kBase, k.idx(i * s.blockK));
-                k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
-                  copyAll(k.add(k.mul(group, groupLanes), l[0]), k0, i);
-                });
-                gpu::BarrierOp::create(b);
+                if (s.asyncCopies) {
+                  // k tile t = kBase + i: wait for it (the newest stages - 2
+                  // groups may still be in flight), then, once every lane is
+                  // past the math of tile t - 1, refill that tile's buffer
+                  // with tile t + stages - 1; every lane commits one group
+                  // per tile, empty past the end, so the count holds.
+                  auto wait = gpu::BarrierOp::create(b);
+                  wait->setAttr(kPendingCopyGroupsAttrName,
+                                b.getI64IntegerAttr(s.buffers - 2));
+                  int64_t next = i + s.buffers - 1;
+                  Value k0 = k.add(kBase, k.idx(next * s.blockK));
+                  Value more = k.lt(k.add(loop.getInductionVar(), k.idx(1)),
+                                    k.idx(kSteps));
+                  laneCopies([&](Value id) {
+                    OpBuilder::InsertionGuard guard(b);
+                    if (next >= s.buffers) { // past this iteration's tiles
+                      auto ifOp = scf::IfOp::create(b, more);
+                      b.setInsertionPointToStart(ifOp.thenBlock());
+                    }
+                    copyAll(id, k0, next % s.buffers);
+                  });
+                } else {
+                  Value k0 = k.add(kBase, k.idx(i * s.blockK));
+                  laneCopies([&](Value id) { copyAll(id, k0, i); });
+                  gpu::BarrierOp::create(b);
+                }
                 for (int64_t kk = 0; kk < s.blockK; kk += s.fragK) {
                   SmallVector<Value> as, bs;
                   for (int64_t x = 0; x < fm; ++x)
@@ -397,7 +459,10 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
               scf::YieldOp::create(b, accs);
             }
             // Accumulators to the staging tile, then every lane finishes its
-            // share of the block's outputs.
+            // share of the block's outputs. A staging tile over the stages
+            // waits for every group's last reads of them.
+            if (s.asyncCopies)
+              gpu::BarrierOp::create(b);
             for (int64_t x = 0; x < fm; ++x)
               for (int64_t y = 0; y < fn; ++y)
                 vector::TransferWriteOp::create(

@@ -65,3 +65,58 @@ func.func @not_a_block(%out: memref<64xf32>) {
   } {mapping = [#strata.grid<"warp">]}
   return
 }
+
+// -----
+
+// Asynchronous copies: each 16-byte global-to-shared copy of a marked lane
+// loop is one cp.async (L1 bypassed), the lane commits them as one group
+// where the loop ends, and a marked barrier first waits until at most N of
+// the lane's newest groups are in flight. Unmarked copies stay synchronous.
+// CHECK-LABEL: func.func @async_copies
+// CHECK: %[[TILE:.*]] = memref.view %{{.*}} to memref<16x72xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}], %[[TILE]][%{{.*}}, %{{.*}}], 8 {bypassL1} : memref<64x64xf16> to memref<16x72xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: vector.store
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: strata.
+// CHECK: vector.load %arg0
+// CHECK: vector.store
+// CHECK-NOT: nvvm.cp.async.commit.group
+// CHECK: gpu.terminator
+func.func @async_copies(%in: memref<64x64xf16>) {
+  scf.forall (%i) in (4) {
+    %t = memref.alloc() : memref<16x72xf16, #strata.mem<"shared">>
+    scf.forall (%w) in (1) {
+      scf.forall (%l) in (32) {
+        %c0 = arith.constant 0 : index
+        %v = vector.load %in[%l, %c0] : memref<64x64xf16>, vector<8xf16>
+        vector.store %v, %t[%l, %c0] : memref<16x72xf16, #strata.mem<"shared">>, vector<8xf16>
+      } {mapping = [#strata.grid<"lane">], strata.async_copy}
+      gpu.barrier {strata.pending_copy_groups = 1 : i64}
+      scf.forall (%l) in (32) {
+        %c8 = arith.constant 8 : index
+        %v = vector.load %in[%l, %c8] : memref<64x64xf16>, vector<8xf16>
+        vector.store %v, %t[%l, %c8] : memref<16x72xf16, #strata.mem<"shared">>, vector<8xf16>
+      } {mapping = [#strata.grid<"lane">]}
+    } {mapping = [#strata.grid<"warp">]}
+  } {mapping = [#strata.grid<"sm">]}
+  return
+}
+
+// -----
+
+func.func @async_copy_size(%in: memref<64x64xf16>) {
+  scf.forall (%i) in (4) {
+    %t = memref.alloc() : memref<16x72xf16, #strata.mem<"shared">>
+    scf.forall (%w) in (1) {
+      scf.forall (%l) in (32) {
+        %c0 = arith.constant 0 : index
+        %v = vector.load %in[%l, %c0] : memref<64x64xf16>, vector<3xf16>
+        // expected-error @below {{nvidia-grid-to-gpu: an asynchronous copy moves 4, 8 or 16 bytes, not 'vector<3xf16>'}}
+        vector.store %v, %t[%l, %c0] : memref<16x72xf16, #strata.mem<"shared">>, vector<3xf16>
+      } {mapping = [#strata.grid<"lane">], strata.async_copy}
+    } {mapping = [#strata.grid<"warp">]}
+  } {mapping = [#strata.grid<"sm">]}
+  return
+}

@@ -9,24 +9,48 @@
 // A100-NOT: linalg.
 // Blocks of 128 x 64 (4 warps of 32 x 64), 8 x 16 of them.
 // A100: scf.forall (%[[BM:.*]], %[[BN:.*]]) in (8, 16) {
-// Two buffers of each operand tile, rows padded by 8 halves, and the
-// staging tile of the accumulators.
-// A100-COUNT-2: memref.alloc() : memref<128x72xf16, #strata.mem<"shared">>
-// A100: memref.alloc() : memref<128x64xf32, #strata.mem<"shared">>
+// Four stages of each operand tile (copied asynchronously: the k loop of 8
+// tiles runs twice, unrolled by the stages), rows padded by 8 halves, and
+// the staging tile of the accumulators over the stages (used after them).
+// A100: %[[SHARED:.*]] = memref.alloc() : memref<110592xi8, #strata.mem<"shared">>
+// A100-NEXT: memref.view %[[SHARED]][%c0][] : {{.*}} to memref<128x72xf16, #strata.mem<"shared">>
+// A100-NEXT: memref.view %[[SHARED]][%c18432][] : {{.*}} to memref<64x72xf16, #strata.mem<"shared">>
+// A100-COUNT-6: memref.view %[[SHARED]]
+// A100-NEXT: memref.view %[[SHARED]][%c0][] : {{.*}} to memref<128x64xf32, #strata.mem<"shared">>
 // A100: scf.forall (%{{.*}}) in (4) {
-// A100: scf.for {{.*}} -> (vector<16x8xf32>,
+// The prologue: three k tiles in flight, one copy group each.
+// A100-COUNT-3: } {mapping = [#strata.grid<"lane">], strata.async_copy}
+// A100: scf.for {{.*}} = %c0 to %c2 step %c1 {{.*}} -> (vector<16x8xf32>,
+// Each k tile: wait until at most 2 groups are in flight and for every
+// lane, then refill the buffer the previous tile used (tile + 3).
+// A100-NEXT: arith.muli
+// A100-NEXT: gpu.barrier {strata.pending_copy_groups = 2 : i64}
 // A100: scf.forall (%{{.*}}) in (32) {
 // A100: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<1024x512xf16>, vector<8xf16>
 // A100: vector.store {{.*}} {alignment = 16 : i64} : memref<128x72xf16, #strata.mem<"shared">>, vector<8xf16>
-// A100: } {mapping = [#strata.grid<"lane">]}
-// A100-NEXT: gpu.barrier
+// A100: } {mapping = [#strata.grid<"lane">], strata.async_copy}
 // A100: vector.transfer_read {{.*}} : memref<128x72xf16, #strata.mem<"shared">>, vector<16x16xf16>
 // A100: vector.contract {{.*}} {strata.intrinsic = "mma_m16n8k16_f16"} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
-// A100: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<128x64xf32, #strata.mem<"shared">>
+// The next tiles' refills (tile + 4 onwards: the next iteration's) copy only
+// while the loop has one; past the end each lane commits an empty group.
+// A100: gpu.barrier {strata.pending_copy_groups = 2 : i64}
+// A100: %[[MORE:.*]] = arith.cmpi ult, %{{.*}}, %c2 : index
+// A100-NEXT: scf.forall (%{{.*}}) in (32) {
+// A100: scf.if %[[MORE]] {
+// A100: vector.store {{.*}} : memref<128x72xf16, #strata.mem<"shared">>, vector<8xf16>
+// A100: } {mapping = [#strata.grid<"lane">], strata.async_copy}
+// A100-COUNT-2: gpu.barrier {strata.pending_copy_groups = 2 : i64}
+// A100-NOT: strata.pending_copy_groups
+// Every warp is past its last reads of the stages before the staging tile
+// overwrites them.
+// A100: scf.yield
+// A100-NEXT: }
+// A100-NEXT: gpu.barrier
+// A100-NEXT: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<128x64xf32, #strata.mem<"shared">>
 // A100: gpu.barrier
 // A100: memref.store {{.*}}, %arg2
 // A100: } {mapping = [#strata.grid<"warp">]}
-// A100: } {mapping = [#strata.grid<"sm", 1>, #strata.grid<"sm">], strata.schedule = #strata.schedule<{{.*}}intrinsic = "mma_m16n8k16_f16"
+// A100: } {mapping = [#strata.grid<"sm", 1>, #strata.grid<"sm">], strata.schedule = #strata.schedule<{{.*}}async_copies = true{{.*}}buffers = 4 : i64{{.*}}intrinsic = "mma_m16n8k16_f16"
 
 // On the H200 (132 SMs) blocks of 16 warps would leave most idle: groups
 // halve until there are enough blocks: 2 warps, 32 x 128, 32 x 8 blocks.

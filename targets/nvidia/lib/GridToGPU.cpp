@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GridToGPU.h"
+#include "AsyncCopies.h"
 
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
@@ -23,7 +24,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -147,6 +150,9 @@ LogicalResult inlineThreadLoop(scf::ForallOp forall, Value tid,
         "nvidia-grid-to-gpu: {0} instances of '{1}' here run this loop but it "
         "has {2} iterations",
         available / per, level, total));
+  // Asynchronous copies are recognized before the loop disappears.
+  if (failed(lowerAsyncCopies(forall)))
+    return failure();
   ImplicitLocOpBuilder b(forall.getLoc(), forall);
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
   Value id = arith::DivUIOp::create(b, tid, cst(per));
@@ -299,6 +305,7 @@ LogicalResult convertBlock(scf::ForallOp forall, const Levels &levels,
   for (scf::ForallOp f : nested)
     if (failed(inlineThreadLoop(f, tid, *threads, levels)))
       return failure();
+  lowerCopyWaits(launch);
   return success();
 }
 
@@ -310,8 +317,8 @@ struct GridToGPU : public PassWrapper<GridToGPU, OperationPass<ModuleOp>> {
            "buffers to dynamic shared memory";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry
-        .insert<gpu::GPUDialect, arith::ArithDialect, memref::MemRefDialect>();
+    registry.insert<gpu::GPUDialect, arith::ArithDialect, memref::MemRefDialect,
+                    NVVM::NVVMDialect, nvgpu::NVGPUDialect>();
   }
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -9,6 +9,7 @@
 // later lower-affine turns back into the same integer ops.
 //
 //===----------------------------------------------------------------------===//
+#include "Bf16Fragments.h"
 #include "GridToGPU.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
@@ -16,6 +17,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -60,13 +63,15 @@ struct MatrixOps : public PassWrapper<MatrixOps, OperationPass<func::FuncOp>> {
            "and nvgpu.mma.sync";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<affine::AffineDialect, gpu::GPUDialect, nvgpu::NVGPUDialect,
+    registry.insert<affine::AffineDialect, gpu::GPUDialect, LLVM::LLVMDialect,
+                    NVVM::NVVMDialect, nvgpu::NVGPUDialect,
                     vector::VectorDialect>();
   }
   void runOnOperation() override {
     // The k loops of tagged contractions, marked (the preparation below
     // rebuilds the contractions without their attributes).
     bool failedLoop = false;
+    SmallVector<vector::ContractionOp> bf16;
     getOperation().walk([&](vector::ContractionOp contract) {
       Attribute intrinsic = contract->getAttr("strata.intrinsic");
       if (!intrinsic || failedLoop)
@@ -79,10 +84,11 @@ struct MatrixOps : public PassWrapper<MatrixOps, OperationPass<func::FuncOp>> {
         return;
       }
       // Upstream's mma.sync fragments exist for f16, tf32, f64 and integer
-      // operands only; bf16 is refused here, before anything is rewritten.
+      // operands; bf16 goes through f16 fragments (Bf16Fragments.h). Other
+      // types are refused here, before anything is rewritten.
       Type operand = contract.getLhsType().getElementType();
-      if (!operand.isF16() && !operand.isF32() && !operand.isF64() &&
-          !operand.isInteger(8) && !operand.isInteger(4)) {
+      if (!operand.isF16() && !operand.isBF16() && !operand.isF32() &&
+          !operand.isF64() && !operand.isInteger(8) && !operand.isInteger(4)) {
         contract.emitError("nvidia-matrix-ops: ")
             << operand << " operands of '"
             << cast<StringAttr>(intrinsic).getValue()
@@ -91,9 +97,21 @@ struct MatrixOps : public PassWrapper<MatrixOps, OperationPass<func::FuncOp>> {
         return;
       }
       loop->setAttr("strata.intrinsic", intrinsic);
+      if (operand.isBF16()) {
+        bf16.push_back(contract);
+        loop->setAttr("strata.bf16", UnitAttr::get(contract.getContext()));
+      }
     });
     if (failedLoop)
       return signalPassFailure();
+    // bf16 operands become f16 reads of the same bytes (Bf16Fragments.h).
+    {
+      IRRewriter rw(&getContext());
+      llvm::DenseMap<Value, Value> aliases;
+      for (vector::ContractionOp contract : bf16)
+        if (failed(aliasBf16AsF16(rw, contract, aliases)))
+          return signalPassFailure();
+    }
     // Contractions into the row-major x column-major form mma.sync takes.
     {
       RewritePatternSet patterns(&getContext());
@@ -117,12 +135,21 @@ struct MatrixOps : public PassWrapper<MatrixOps, OperationPass<func::FuncOp>> {
       for (Operation *op : index)
         toAffine(rw, op);
       loop->removeAttr("strata.intrinsic");
+      // The conversion rebuilds the loop (its accumulators change type):
+      // the bf16 mma.sync ops are the new ones of the loop's parent.
+      bool isBf16 = loop->hasAttr("strata.bf16");
+      loop->removeAttr("strata.bf16");
+      Operation *parent = loop->getParentOp();
+      llvm::DenseSet<Operation *> before;
+      parent->walk([&](nvgpu::MmaSyncOp op) { before.insert(op); });
       // On failure the loop may be half rewritten: report at the function.
       if (failed(convertVectorToNVVMCompatibleMMASync(rw, loop))) {
         getOperation().emitError("nvidia-matrix-ops: the contractions of a "
                                  "k loop do not map to mma.sync");
         return signalPassFailure();
       }
+      if (isBf16 && failed(lowerMmaSyncAsBf16(rw, parent, before)))
+        return signalPassFailure();
     }
   }
 };

@@ -58,6 +58,9 @@ struct MemoryLevel {
   double latencyCycles = 0;
   int64_t alignmentBytes = 1;
   int64_t banks = 0; // DRAM banks / channels (0: not banked)
+  // The lanes can copy into this level asynchronously from farther levels,
+  // committing copies in groups and waiting for all but the newest groups.
+  bool asyncCopy = false;
   std::optional<MovementEngine> engine;
 };
 

@@ -18,6 +18,15 @@ namespace strata {
 /// The name of the attribute that holds an op's schedule.
 constexpr llvm::StringLiteral kScheduleAttrName = "strata.schedule";
 
+/// On a lane loop of the mapped IR: its copies into the scratchpad (a vector
+/// load stored into a scratchpad buffer) are asynchronous, and each lane
+/// commits them as one group at the end of the loop's body.
+constexpr llvm::StringLiteral kAsyncCopyAttrName = "strata.async_copy";
+/// On a gpu.barrier: before it, each lane waits until at most this many of
+/// its newest committed copy groups are still in flight.
+constexpr llvm::StringLiteral kPendingCopyGroupsAttrName =
+    "strata.pending_copy_groups";
+
 /// The validated description attached to `module` (its `strata.hw`), or an
 /// error at the module that says what is wrong.
 mlir::FailureOr<hw::Description> descriptionOf(mlir::ModuleOp module);

@@ -33,7 +33,8 @@ struct HierarchyLevels {
   int64_t lanes = 1;      ///< instances of `lane` in one `group`
   int64_t scratchpadBytes = 0;
   int64_t scratchpadBanks = 0;
-  int64_t registers = 0; ///< registers of one lane (the vector unit's count)
+  int64_t registers = 0;    ///< registers of one lane (the vector unit's count)
+  bool asyncCopies = false; ///< lanes copy into the scratchpad asynchronously
 };
 
 /// The levels of `chip` when it has a scratchpad owned by a compute level
@@ -64,6 +65,9 @@ struct HierarchySchedule {
   /// the current one is used) and the elements each scratchpad row is
   /// padded by so that rows start in different banks.
   int64_t buffers = 1;
+  /// The buffers are the stages of an asynchronous copy pipeline: the copies
+  /// of the next `buffers - 1` k tiles are in flight during the math.
+  bool asyncCopies = false;
   int64_t padElements = 0;
   /// Bytes of scratchpad one block uses (operand tiles and the staging tile
   /// of the accumulators) and the grid it runs.
@@ -75,6 +79,9 @@ struct HierarchySchedule {
   int64_t lanesPerBlock() const { return groupsM * groupsN * levels.lanes; }
   nlohmann::json toJson() const;
 };
+
+/// The most stages of an asynchronous copy pipeline the model chooses.
+constexpr int64_t kMaxStages = 4;
 
 /// Bytes of one element of a description type name (0 if unknown).
 int64_t typeBytes(const std::string &type);

@@ -92,11 +92,28 @@ LogicalResult StrataDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'strata.intrinsic' must name an intrinsic";
     return success();
   }
+  // Pipelined copies of the mapped IR (S4): a lane loop whose copies are
+  // asynchronous, a barrier that first waits for all but N copy groups.
+  if (attr.getName() == "strata.async_copy") {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<scf::ForallOp>(op))
+      return op->emitError()
+             << "'strata.async_copy' must be a unit attribute of an scf.forall";
+    return success();
+  }
+  if (attr.getName() == "strata.pending_copy_groups") {
+    auto n = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!n || n.getInt() < 0)
+      return op->emitError() << "'strata.pending_copy_groups' must be an "
+                                "integer >= 0";
+    return success();
+  }
   if (attr.getName() != kHardwareAttrName)
     return op->emitError() << "unknown strata attribute '"
                            << attr.getName().getValue() << "'; expected '"
                            << kHardwareAttrName
-                           << "', 'strata.schedule' or 'strata.intrinsic'";
+                           << "', 'strata.schedule', 'strata.intrinsic', "
+                              "'strata.async_copy' or "
+                              "'strata.pending_copy_groups'";
   auto hw = dyn_cast<HardwareAttr>(attr.getValue());
   if (!hw)
     return op->emitError() << "'" << kHardwareAttrName
