@@ -168,13 +168,25 @@ TEST(ScratchpadModel, OverflowNamesBuffersCapacityAndOp) {
 
 TEST(ScratchpadModel, OperandTypesWithoutIntrinsicAreRejected) {
   LoopNest nest = bf16Matmul(256, 256, 256, "f32");
-  nest.elementTypes = {"f32", "f32", "f32"};
+  nest.elementTypes = {"f16", "f16", "f32"};
   llvm::Expected<Schedule> s =
       chooseScratchpadSchedule(nest, loadShipped(kChip), "linalg.matmul");
   ASSERT_FALSE(bool(s));
   std::string message = llvm::toString(s.takeError());
   EXPECT_NE(message.find("no matrix intrinsic"), std::string::npos) << message;
-  EXPECT_NE(message.find("f32 x f32"), std::string::npos) << message;
+  EXPECT_NE(message.find("f16 x f16"), std::string::npos) << message;
+}
+
+TEST(ScratchpadModel, F32OperandsUseTheTf32IntrinsicAtItsOnlyFidelity) {
+  LoopNest nest = bf16Matmul(4096, 4096, 4096, "f32");
+  nest.elementTypes = {"f32", "f32", "f32"};
+  Schedule f32 = schedule(nest, loadShipped(kChip));
+  EXPECT_EQ(f32.matrixIntrinsic, "matmul_tiles_tf32_f32acc");
+  Schedule bf16 =
+      schedule(bf16Matmul(1024, 1024, 1024, "f32"), loadShipped(kChip));
+  // Four passes (HiFi4) against bf16's fastest one (LoFi), and twice the
+  // bytes: the f32 matmul is predicted at least 2x slower.
+  EXPECT_GT(f32.predictedSeconds, 2 * bf16.predictedSeconds);
 }
 
 TEST(ScratchpadModel, ElementwiseMovesWholeTiles) {

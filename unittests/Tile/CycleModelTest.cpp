@@ -98,10 +98,16 @@ TEST(CycleModelParams, ReadFromTheDescription) {
   EXPECT_DOUBLE_EQ(*p.matmulCycles("bf16", "f32", "HiFi2"), 32.0);
   EXPECT_DOUBLE_EQ(*p.matmulCycles("bf16", "bf16", "HiFi3"), 48.0);
   EXPECT_DOUBLE_EQ(*p.matmulCycles("bf16", "f32", "HiFi4"), 64.0);
-  llvm::Expected<double> f32 = p.matmulCycles("f32", "f32", "HiFi4");
-  ASSERT_FALSE(bool(f32));
-  EXPECT_EQ(llvm::toString(f32.takeError()),
-            "chip 'tile-wormhole-n150' has no matrix intrinsic for f32 "
+  // f32 operands read as TF32: only HiFi4 (four passes) keeps their bits.
+  EXPECT_DOUBLE_EQ(*p.matmulCycles("f32", "f32", "HiFi4"), 64.0);
+  llvm::Expected<double> lofi = p.matmulCycles("f32", "f32", "LoFi");
+  ASSERT_FALSE(bool(lofi));
+  EXPECT_EQ(llvm::toString(lofi.takeError()),
+            "intrinsic 'matmul_tiles_tf32_f32acc' has no fidelity 'LoFi'");
+  llvm::Expected<double> i8 = p.matmulCycles("i8", "i32", "HiFi4");
+  ASSERT_FALSE(bool(i8));
+  EXPECT_EQ(llvm::toString(i8.takeError()),
+            "chip 'tile-wormhole-n150' has no matrix intrinsic for i8 "
             "operands");
 
   llvm::Expected<CycleModelParams> p150 =

@@ -40,6 +40,22 @@ TEST(Bf16, SpecialValues) {
   EXPECT_EQ(roundToBf16(-0.0f), -0.0f);
 }
 
+TEST(Tf32, TruncatesTheMantissaTowardZero) {
+  // 1 + 2^-10 keeps its last TF32 bit; 2^-11 and below are dropped, for
+  // either sign (toward zero, not to nearest).
+  float x[] = {1.0f + 0x1p-10f, 1.0f + 0x1p-11f + 0x1p-12f,
+               -(1.0f + 0x1p-11f + 0x1p-12f), 3.0f, NAN};
+  truncateMantissa(x, 5, 10);
+  EXPECT_EQ(x[0], 1.0f + 0x1p-10f);
+  EXPECT_EQ(x[1], 1.0f);
+  EXPECT_EQ(x[2], -1.0f);
+  EXPECT_EQ(x[3], 3.0f);
+  EXPECT_TRUE(std::isnan(x[4]));
+  float full = 1.0f + 0x1p-23f;
+  truncateMantissa(&full, 1, 23);
+  EXPECT_EQ(full, 1.0f + 0x1p-23f);
+}
+
 TEST(TileGeometry, FacesAreRowMajor) {
   TileGeometry g(32, 32, 16, 16);
   EXPECT_EQ(g.storedIndex(0), 0);

@@ -185,6 +185,14 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
             !unpack(o.getBAttr(), o.getBIndex(), scratchB.data(), bytesB))
           return fail();
         fresh(o.getDst(), c);
+        // The source registers hold f32 operands with fewer mantissa bits.
+        if (buffer(inst, o.getAAttr())->format == TileFormat::F32) {
+          auto bits = chip.inputMantissaBits.find("f32");
+          if (bits != chip.inputMantissaBits.end()) {
+            truncateMantissa(scratchA.data(), tileElements, bits->second);
+            truncateMantissa(scratchB.data(), tileElements, bits->second);
+          }
+        }
         matmulAccumulate(scratchA.data(), scratchB.data(), c, chip.tileRows,
                          chip.tileCols, chip.tileCols);
         finish(c);

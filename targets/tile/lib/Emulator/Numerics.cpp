@@ -191,3 +191,17 @@ void strata::tile::roundTileToBf16(float *x, int64_t count) {
   for (int64_t i = 0; i < count; ++i)
     x[i] = roundToBf16(x[i]);
 }
+
+void strata::tile::truncateMantissa(float *x, int64_t count, int64_t bits) {
+  if (bits <= 0 || bits >= 23)
+    return;
+  uint32_t keep = ~((uint32_t(1) << (23 - bits)) - 1);
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t word;
+    std::memcpy(&word, &x[i], 4);
+    if ((word & 0x7fffffffu) > 0x7f800000u) // NaN: its payload may be low bits
+      continue;
+    word &= keep;
+    std::memcpy(&x[i], &word, 4);
+  }
+}

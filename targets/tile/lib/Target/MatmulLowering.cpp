@@ -144,6 +144,12 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
   if (p.a.type != p.b.type)
     return matmul.emitError() << "the tile target multiplies operands of "
                                  "one element type";
+  // The requested fidelity when the operands' intrinsic runs at it, else
+  // its most precise one (f32 operands: HiFi4 only, every TF32 bit).
+  auto listed = chip.fidelitiesByType.find(p.a.type);
+  if (listed != chip.fidelitiesByType.end() && !listed->second.empty() &&
+      !llvm::is_contained(listed->second, p.fidelity))
+    p.fidelity = listed->second.back();
   llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
   for (auto &[index, t] : tensors)
     p.tensors.push_back(t);

@@ -90,6 +90,11 @@ void eltwiseUnary(VectorOp op, float *x, int64_t count);
 void reduceAccumulate(bool max, bool rows, const float *a, float *acc,
                       int64_t numRows, int64_t numCols);
 
+/// Keeps `bits` explicit mantissa bits of every element, dropping the rest
+/// toward zero: what the matrix engine's source registers hold of an f32
+/// operand (TF32: 10 bits). NaN stays NaN.
+void truncateMantissa(float *x, int64_t count, int64_t bits);
+
 /// Rounds every element to bf16 precision (a bf16 accumulator).
 void roundTileToBf16(float *x, int64_t count);
 
