@@ -259,6 +259,24 @@ TEST(CycleModel, VectorOpsCostInstructionsPerLaneRow) {
             std::string::npos);
 }
 
+TEST(CycleModel, ScalarOpsAndTanhCostTheirInstructions) {
+  // A scalar operand is an immediate of the vector engine: c - x costs
+  // rsub's 4 instructions per lane row, min 5, tanh 20 (n150's estimates).
+  auto cost = [](VectorOp op) {
+    Event e = event(EventKind::Vector);
+    e.op = uint8_t(op);
+    return replay(
+               {kernel(TraceKernelKind::Compute, 0, 0,
+                       {event(EventKind::AcquireDst), e,
+                        event(EventKind::CommitDst), event(EventKind::WaitDst),
+                        event(EventKind::ReleaseDst)})})
+        .cycles;
+  };
+  EXPECT_DOUBLE_EQ(cost(VectorOp::Rsub), 32 * 4.0);
+  EXPECT_DOUBLE_EQ(cost(VectorOp::Min), 32 * 5.0);
+  EXPECT_DOUBLE_EQ(cost(VectorOp::Tanh), 32 * 20.0);
+}
+
 TEST(CycleModel, ErrorsInsteadOfGuesses) {
   CycleModelParams p = n150();
   p.vectorInstructions.erase("gelu");

@@ -209,7 +209,8 @@ SmallVector<Value, 3> strata::tile::dstOperands(Operation *op) {
   SmallVector<Value, 3> indices;
   llvm::TypeSwitch<Operation *>(op)
       .Case<MatmulTilesOp, BinaryOp, UnpackTileOp, ReduceOp, UnaryOp,
-            PackTileOp>([&](auto op) { indices.push_back(op.getDst()); })
+            UnaryScalarOp, PackTileOp>(
+          [&](auto op) { indices.push_back(op.getDst()); })
       .Case<BinaryDstOp>([&](BinaryDstOp op) {
         indices.append({op.getLhs(), op.getRhs(), op.getDst()});
       });

@@ -64,8 +64,28 @@ static VectorOp vectorOpOf(UnaryKind kind) {
     return VectorOp::Neg;
   case UnaryKind::abs:
     return VectorOp::Abs;
+  case UnaryKind::tanh:
+    return VectorOp::Tanh;
   }
   return VectorOp::Exp;
+}
+
+static VectorOp vectorOpOf(ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::add:
+    return VectorOp::Add;
+  case ScalarKind::sub:
+    return VectorOp::Sub;
+  case ScalarKind::rsub:
+    return VectorOp::Rsub;
+  case ScalarKind::mul:
+    return VectorOp::Mul;
+  case ScalarKind::max:
+    return VectorOp::Max;
+  case ScalarKind::min:
+    return VectorOp::Min;
+  }
+  return VectorOp::Add;
 }
 
 static BroadcastKind broadcastOf(Broadcast broadcast) {
@@ -231,6 +251,8 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
             !(c = dstTile(o.getDst())) ||
             !unpack(o.getCbAttr(), o.getIndex(), c, bytes))
           return fail();
+        broadcastTile(c, chip.tileRows, chip.tileCols,
+                      broadcastOf(o.getBcast()));
         written(o.getDst()) = 1;
         finish(c);
         Event event{EventKind::Unpack};
@@ -273,6 +295,19 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
         fresh(o.getDst(), c);
         VectorOp kind = vectorOpOf(o.getKind());
         eltwiseUnary(kind, c, tileElements);
+        finish(c);
+        Event event{EventKind::Vector};
+        event.op = uint8_t(kind);
+        record(inst, event);
+        return Step::Next;
+      })
+      .Case<UnaryScalarOp>([&](UnaryScalarOp o) {
+        float *c;
+        if (!expect(DstState::Acquired, "writes") || !(c = dstTile(o.getDst())))
+          return fail();
+        fresh(o.getDst(), c);
+        VectorOp kind = vectorOpOf(o.getKind());
+        eltwiseScalar(kind, c, tileElements, o.getScalar().convertToFloat());
         finish(c);
         Event event{EventKind::Vector};
         event.op = uint8_t(kind);

@@ -82,8 +82,16 @@ enum class BroadcastKind : uint8_t { None, Col, Row, Scalar };
 void eltwiseBinary(VectorOp op, const float *a, const float *b, float *out,
                    int64_t rows, int64_t cols, BroadcastKind broadcast);
 
+/// Fills a row-major tile from its column 0 (Col), row 0 (Row) or element
+/// (0, 0) (Scalar); None leaves it.
+void broadcastTile(float *x, int64_t rows, int64_t cols,
+                   BroadcastKind broadcast);
+
 /// x = f(x) for a unary VectorOp.
 void eltwiseUnary(VectorOp op, float *x, int64_t count);
+
+/// x = x op scalar (Add, Sub, Rsub: scalar - x, Mul, Max, Min).
+void eltwiseScalar(VectorOp op, float *x, int64_t count, float scalar);
 
 /// Accumulates a row (`rows` = true: each row into column 0) or column
 /// reduction of `a` into `acc` (sum adds, max keeps the maximum).
