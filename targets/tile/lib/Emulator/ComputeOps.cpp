@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
 using namespace mlir;
 using namespace strata::tile;
@@ -32,59 +33,13 @@ static const char *dstStateText(DstState state) {
   return "";
 }
 
-static VectorOp vectorOpOf(BinaryKind kind) {
-  switch (kind) {
-  case BinaryKind::add:
-    return VectorOp::Add;
-  case BinaryKind::sub:
-    return VectorOp::Sub;
-  case BinaryKind::mul:
-    return VectorOp::Mul;
-  case BinaryKind::max:
-    return VectorOp::Max;
-  }
-  return VectorOp::Add;
-}
-
-static VectorOp vectorOpOf(UnaryKind kind) {
-  switch (kind) {
-  case UnaryKind::exp:
-    return VectorOp::Exp;
-  case UnaryKind::recip:
-    return VectorOp::Recip;
-  case UnaryKind::gelu:
-    return VectorOp::Gelu;
-  case UnaryKind::relu:
-    return VectorOp::Relu;
-  case UnaryKind::sqrt:
-    return VectorOp::Sqrt;
-  case UnaryKind::rsqrt:
-    return VectorOp::Rsqrt;
-  case UnaryKind::neg:
-    return VectorOp::Neg;
-  case UnaryKind::abs:
-    return VectorOp::Abs;
-  case UnaryKind::tanh:
-    return VectorOp::Tanh;
-  }
-  return VectorOp::Exp;
-}
-
-static VectorOp vectorOpOf(ScalarKind kind) {
-  switch (kind) {
-  case ScalarKind::add:
-    return VectorOp::Add;
-  case ScalarKind::sub:
-    return VectorOp::Sub;
-  case ScalarKind::rsub:
-    return VectorOp::Rsub;
-  case ScalarKind::mul:
-    return VectorOp::Mul;
-  case ScalarKind::max:
-    return VectorOp::Max;
-  case ScalarKind::min:
-    return VectorOp::Min;
-  }
+/// The vector-engine op of a dialect op kind: the dialect's enums (binary,
+/// unary, scalar kinds) use the trace's op names.
+template <typename Kind> static VectorOp vectorOpOf(Kind kind) {
+  llvm::StringRef name = stringifyEnum(kind);
+  for (int op = 0; op < kVectorOps; ++op)
+    if (name == vectorOpName(VectorOp(op)))
+      return VectorOp(op);
   return VectorOp::Add;
 }
 
@@ -288,26 +243,17 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
         record(inst, event);
         return Step::Next;
       })
-      .Case<UnaryOp>([&](UnaryOp o) {
+      .Case<UnaryOp, UnaryScalarOp>([&](auto o) {
+        // In place on the vector engine, with or without an immediate.
         float *c;
         if (!expect(DstState::Acquired, "writes") || !(c = dstTile(o.getDst())))
           return fail();
         fresh(o.getDst(), c);
         VectorOp kind = vectorOpOf(o.getKind());
-        eltwiseUnary(kind, c, tileElements);
-        finish(c);
-        Event event{EventKind::Vector};
-        event.op = uint8_t(kind);
-        record(inst, event);
-        return Step::Next;
-      })
-      .Case<UnaryScalarOp>([&](UnaryScalarOp o) {
-        float *c;
-        if (!expect(DstState::Acquired, "writes") || !(c = dstTile(o.getDst())))
-          return fail();
-        fresh(o.getDst(), c);
-        VectorOp kind = vectorOpOf(o.getKind());
-        eltwiseScalar(kind, c, tileElements, o.getScalar().convertToFloat());
+        if constexpr (std::is_same_v<decltype(o), UnaryScalarOp>)
+          eltwiseScalar(kind, c, tileElements, o.getScalar().convertToFloat());
+        else
+          eltwiseUnary(kind, c, tileElements);
         finish(c);
         Event event{EventKind::Vector};
         event.op = uint8_t(kind);

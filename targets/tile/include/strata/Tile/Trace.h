@@ -70,6 +70,7 @@ enum class VectorOp : uint8_t {
   Min,
   Rsub, ///< y - x (a scalar minus the tile)
 };
+constexpr int kVectorOps = int(VectorOp::Rsub) + 1;
 inline const char *vectorOpName(VectorOp op) {
   static const char *const names[] = {"add",   "sub",  "mul",  "max",  "exp",
                                       "recip", "gelu", "relu", "sqrt", "rsqrt",
