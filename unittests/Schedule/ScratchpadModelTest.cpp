@@ -240,6 +240,20 @@ TEST(ScratchpadModel, RowReductionKeepsWholeRows) {
       std::string::npos);
 }
 
+TEST(ScratchpadModel, RowReductionOfABatch) {
+  // out[b, i] = sum_j in[b, i, j]: one row of tiles per unit at a time.
+  LoopNest nest;
+  nest.extents = {8, 256, 256};
+  nest.reduction = {false, false, true};
+  nest.operands = {{{0, 1, 2}, false}, {{0, 1}, true}};
+  nest.elementTypes = {"f32", "f32"};
+  Schedule s = schedule(nest, loadShipped(kChip));
+  EXPECT_EQ(s.kind, "reduction");
+  EXPECT_EQ(s.registerTile, (std::vector<int64_t>{1, 32, 32}));
+  EXPECT_EQ(s.tiles.front().sizes, (std::vector<int64_t>{1, 32, 256}));
+  EXPECT_EQ(footprint(s), 8 * 4096 + 4096);
+}
+
 TEST(ScratchpadModel, RowReductionReadingAPerRowVector) {
   // var[i] = sum_j (x[i, j] - mean[i])^2: the mean's tile stays too.
   LoopNest nest;

@@ -449,19 +449,25 @@ llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
   return s;
 }
 /// out[i] = reduce_j f(in[i, j], v[i], ...) over 2-D inputs and per-row
-/// vectors (a variance reads the mean), at least one input 2-D.
+/// vectors (a variance reads the mean), at least one input 2-D; leading
+/// loops index all of them (a batch of rows, as a 3-D softmax's).
 bool isRowReduction(const LoopNest &nest) {
-  if (nest.extents.size() != 2 || nest.reduction[0] || !nest.reduction[1] ||
-      nest.operands.size() < 2)
+  size_t loops = nest.extents.size();
+  if (loops < 2 || nest.operands.size() < 2 || !nest.reduction.back() ||
+      llvm::count(nest.reduction, true) != 1)
     return false;
+  std::vector<int64_t> all(loops), row(loops - 1);
+  for (size_t d = 0; d < loops; ++d)
+    all[d] = int64_t(d);
+  row.assign(all.begin(), all.end() - 1);
   bool matrix = false;
   for (size_t i = 0; i < nest.operands.size(); ++i) {
     const LoopNest::Operand &op = nest.operands[i];
-    bool perRow = op.dims == std::vector<int64_t>{0};
+    bool perRow = op.dims == row;
     bool last = i + 1 == nest.operands.size();
     if (op.output != last || (last && !perRow))
       return false;
-    if (!last && op.dims == std::vector<int64_t>{0, 1})
+    if (!last && op.dims == all)
       matrix = true;
     else if (!perRow)
       return false;
@@ -482,7 +488,11 @@ llvm::Expected<Schedule> scheduleRowReduction(const LoopNest &nest,
         "shape from",
         opName));
   const hw::MatrixIntrinsic &unit = chip.matrix.front();
-  int64_t rowTiles = llvm::divideCeilSigned(nest.extents[1], unit.n);
+  size_t loops = nest.extents.size();
+  int64_t rowTiles = llvm::divideCeilSigned(nest.extents.back(), unit.n);
+  int64_t tileRows = llvm::divideCeilSigned(nest.extents[loops - 2], unit.m);
+  for (size_t d = 0; d + 2 < loops; ++d)
+    tileRows *= nest.extents[d];
   int64_t inTile = unit.m * unit.n * bytesOf(typeOf(nest, 0));
   size_t outIndex = nest.operands.size() - 1;
   int64_t outTile = unit.m * unit.n * bytesOf(typeOf(nest, outIndex));
@@ -498,13 +508,19 @@ llvm::Expected<Schedule> scheduleRowReduction(const LoopNest &nest,
   Schedule s;
   s.kind = "reduction";
   s.gridLevel = pad.owner;
-  s.registerTile = {unit.m, unit.n};
-  s.grid = {unit.m, 0};
-  s.tiles.push_back({pad.name, {unit.m, rowTiles * unit.n}});
+  // Leading (batch) loops: one index at a time.
+  s.registerTile.assign(loops, 1);
+  s.registerTile[loops - 2] = unit.m;
+  s.registerTile[loops - 1] = unit.n;
+  s.grid.assign(loops, 1);
+  s.grid[loops - 2] = unit.m;
+  s.grid[loops - 1] = 0;
+  std::vector<int64_t> sizes = s.registerTile;
+  sizes[loops - 1] = rowTiles * unit.n;
+  s.tiles.push_back({pad.name, sizes});
   s.promote = {0};
   Costs costs = costsOf(chip, pad);
-  double total = double(llvm::divideCeilSigned(nest.extents[0], unit.m) *
-                        rowTiles * inTile);
+  double total = double(tileRows * rowTiles * inTile);
   s.bound = "memory";
   s.predictedSeconds = total / costs.dramBytesPerCycle / costs.clockHz;
   s.footprints.push_back({pad.name, bytes});

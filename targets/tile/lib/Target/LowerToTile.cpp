@@ -151,6 +151,19 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
     return lowerMatmulFunction(
         target, fn, cast<linalg::FillOp>(ops[0].getOperation()), ops[1],
         ops.size() == 3 ? ops[2] : linalg::LinalgOp());
+  // A product among other reductions and passes (attention): one program
+  // per function cannot hold them.
+  auto product = llvm::find_if(ops, [](linalg::LinalgOp op) {
+    return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation());
+  });
+  if (product != ops.end())
+    return product->emitError()
+           << "the tile target lowers a matrix product only with a zero "
+              "fill and an optional elementwise epilogue in its function; "
+              "this function has "
+           << ops.size()
+           << " ops (a chain of products, reductions and passes, such as "
+              "attention, would need one program per part)";
   bool reduces = llvm::any_of(
       ops, [](linalg::LinalgOp op) { return op.getNumReductionLoops() > 0; });
   if (!copy && ops.size() == 1 && isa<linalg::GenericOp>(opAt(0)) && !reduces)

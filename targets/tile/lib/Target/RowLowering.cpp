@@ -33,6 +33,7 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
   DenseMap<Value, Value> fills;          // memref -> fill value
   SmallVector<std::pair<int64_t, TensorDecl>> tensors;
   int64_t rows = -1, cols = -1;
+  SmallVector<int64_t> shape; // of the 2-D tensors (leading dims: a batch)
   // A vector takes one tile, a row `rowsHeld` rows of tiles.
   auto addBuffer = [&](std::string name, std::string type, bool vector,
                        int64_t rowsHeld) {
@@ -76,10 +77,13 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     MLIRContext *ctx = generic.getContext();
     for (OpOperand *operand : generic.getDpsInputOperands()) {
       AffineMap map = generic.getMatchingIndexingMap(operand);
-      bool perRow = map.getNumResults() == 1 &&
-                    map.getResult(0) == getAffineDimExpr(0, ctx);
-      bool perColumn = generic.getNumLoops() == 2 && map.getNumResults() == 1 &&
-                       map.getResult(0) == getAffineDimExpr(1, ctx);
+      unsigned loops = generic.getNumLoops();
+      // Per row: indexed by every loop but the last (the row's).
+      bool perRow = map.getNumResults() + 1 == loops || loops == 1;
+      for (unsigned d = 0; perRow && d < map.getNumResults(); ++d)
+        perRow = map.getResult(d) == getAffineDimExpr(d, ctx);
+      bool perColumn = loops >= 2 && map.getNumResults() == 1 &&
+                       map.getResult(0) == getAffineDimExpr(loops - 1, ctx);
       if (!map.isIdentity() && !perRow && !perColumn)
         return generic.emitError()
                << "the tile target's row programs read operands whole or "
@@ -137,10 +141,21 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     auto outType = cast<MemRefType>(out.getType());
     if (rows < 0) {
       auto in = dyn_cast<MemRefType>(generic.getInputs()[0].getType());
-      if (!in || in.getRank() != 2)
+      if (!in || in.getRank() < 2)
         return unsupportedFunction(fn, op);
-      rows = in.getShape()[0];
-      cols = in.getShape()[1];
+      // A batch of 2-D tensors is one, its matrices stacked: exactly, when
+      // a matrix is whole tile-rows.
+      shape.assign(in.getShape().begin(), in.getShape().end());
+      cols = shape.back();
+      rows = 1;
+      for (int64_t d : ArrayRef<int64_t>(shape).drop_back())
+        rows *= d;
+      if (shape.size() > 2 && shape[shape.size() - 2] % chip.tileRows)
+        return generic.emitError()
+               << "the tile target's row programs stack a batch of matrices "
+                  "of whole tile-rows: "
+               << shape[shape.size() - 2] << " rows are not a multiple of "
+               << chip.tileRows;
       if (cols % chip.tileCols)
         return generic.emitError()
                << "the tile target reduces rows of whole tiles: " << cols
@@ -152,15 +167,15 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     // Every operand is a rows x cols tensor or a value per row or column.
     for (Value operand : generic->getOperands()) {
       auto type = cast<MemRefType>(operand.getType());
-      if (type.getShape() != ArrayRef<int64_t>{rows, cols} &&
-          type.getShape() != ArrayRef<int64_t>{rows} &&
+      if (type.getShape() != ArrayRef<int64_t>(shape) &&
+          type.getShape() != ArrayRef<int64_t>(shape).drop_back() &&
           type.getShape() != ArrayRef<int64_t>{cols})
         return generic.emitError()
                << "the tile target's row programs work on " << rows << "x"
                << cols << " tensors and vectors of " << rows << " or " << cols
                << " values; an operand is " << operand.getType();
     }
-    bool vectorResult = outType.getRank() == 1;
+    bool vectorResult = outType.getRank() + 1 == int64_t(shape.size());
     RowPlan::Step step;
     if (generic.getNumReductionLoops() > 0) {
       // out[i] = combine(in[i, j], out[i]) from a fill of the identity.
@@ -182,7 +197,7 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
       bool combines = combine && combine->getNumOperands() == 2 &&
                       llvm::is_contained(combine->getOperands(), acc);
       if ((!max && !sum) || !identity || !combines ||
-          generic.getNumLoops() != 2 || !vectorResult)
+          generic.getNumLoops() != shape.size() || !vectorResult)
         return generic.emitError()
                << "the tile target reduces rows by sum (from 0) or max "
                   "(from -inf) into a vector";
