@@ -19,8 +19,10 @@
 #include "strata/Runtime/Device.h"
 #include "strata/Runtime/HostDevice.h"
 #include "strata/Runtime/NoDevice.h"
+#include "strata/Schedule/Attributes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -126,6 +128,26 @@ runOnce(Loaded &loaded, const runtime::Signature &signature,
   return outputs;
 }
 
+/// Per function, the fewest input mantissa bits of the matrix intrinsics its
+/// scheduled ops use (absent: none narrows its inputs).
+std::map<std::string, int64_t> inputMantissaBits(mlir::ModuleOp module,
+                                                 const hw::Description &chip) {
+  std::map<std::string, int64_t> bits;
+  for (auto func : module.getOps<mlir::func::FuncOp>())
+    func.walk([&](mlir::linalg::LinalgOp op) {
+      auto s = getSchedule(op, op.getNumLoops());
+      if (mlir::failed(s) || !*s || (*s)->matrixIntrinsic.empty())
+        return;
+      for (const hw::MatrixIntrinsic &mi : chip.matrix)
+        if (mi.name == (*s)->matrixIntrinsic && mi.inputMantissaBits > 0) {
+          auto [it, added] =
+              bits.try_emplace(func.getSymName().str(), mi.inputMantissaBits);
+          it->second = std::min(it->second, mi.inputMantissaBits);
+        }
+    });
+  return bits;
+}
+
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   size_t n = values.size();
@@ -209,12 +231,15 @@ int main(int argc, char **argv) {
   std::string referenceArtifact = (temp.path + "/reference.so").str();
 
   Loaded program, reference;
+  std::map<std::string, int64_t> narrowed; // functions on narrowed inputs
   {
     mlir::OwningOpRef<mlir::ModuleOp> compiled = module->clone();
     if (mlir::failed(runCoreStages(*compiled, *chip,
                                    tool::applyPassManagerOptions,
-                                   tool::coreOptions())) ||
-        mlir::failed(runPluginLowering(*compiled, plugin, *chip,
+                                   tool::coreOptions())))
+      return 1;
+    narrowed = inputMantissaBits(*compiled, *chip);
+    if (mlir::failed(runPluginLowering(*compiled, plugin, *chip,
                                        tool::applyPassManagerOptions)))
       return 1;
     if (!report(plugin.writeArtifact(*compiled, *chip, EmitKind::Library,
@@ -280,14 +305,16 @@ int main(int argc, char **argv) {
         return report(expected.takeError()), 1;
       for (size_t i = 0; i < signature.outputs.size(); ++i) {
         const runtime::TensorSpec &spec = signature.outputs[i];
-        runtime::Comparison cmp =
-            runtime::compare((*outputs)[i].data(), (*expected)[i].data(), spec);
+        auto bits = narrowed.find(signature.name);
+        double tolerance = runtime::tolerance(
+            spec.type, bits == narrowed.end() ? 0 : bits->second);
+        runtime::Comparison cmp = runtime::compare(
+            (*outputs)[i].data(), (*expected)[i].data(), spec, tolerance);
         allPassed &= cmp.passed;
         llvm::outs() << llvm::formatv(
             "{0}: check result #{1} ({2}): relative error {3:e2} "
             "(tolerance {4:e1}){5} {6}\n",
-            signature.name, i, spec.str(), cmp.relativeError,
-            runtime::tolerance(spec.type),
+            signature.name, i, spec.str(), cmp.relativeError, tolerance,
             cmp.nonFinite
                 ? llvm::formatv(", {0} non-finite values", cmp.nonFinite).str()
                 : std::string(),

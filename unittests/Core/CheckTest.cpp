@@ -20,6 +20,20 @@ TEST(Check, IdenticalResultsPass) {
   EXPECT_EQ(cmp.relativeError, 0);
 }
 
+TEST(Check, NarrowedInputsLoosenTheTolerance) {
+  // bf16's 2e-2 for its 7 mantissa bits; TF32's 10 bits give 2.5e-3; a
+  // type's own tolerance is never tightened.
+  EXPECT_DOUBLE_EQ(tolerance(ElementType::F32, 0), 1e-4);
+  EXPECT_DOUBLE_EQ(tolerance(ElementType::F32, 10), 2.5e-3);
+  EXPECT_DOUBLE_EQ(tolerance(ElementType::F32, 7), 2e-2);
+  EXPECT_DOUBLE_EQ(tolerance(ElementType::BF16, 10), 2e-2);
+  TensorSpec spec{ElementType::F32, {2}};
+  std::vector<float> want{1.0f, 1.0f}, got{1.001f, 1.001f};
+  EXPECT_FALSE(compare(got.data(), want.data(), spec).passed);
+  EXPECT_TRUE(
+      compare(got.data(), want.data(), spec, tolerance(spec.type, 10)).passed);
+}
+
 TEST(Check, RandomInputsAreInRangeAndSeeded) {
   TensorSpec spec{ElementType::F32, {1000}};
   std::vector<float> a(1000), b(1000), c(1000);

@@ -303,6 +303,21 @@ TEST(HWLoader, FidelitiesNeedTheirPasses) {
                        "missing required field"));
 }
 
+TEST(HWLoader, InputMantissaBits) {
+  json doc = tinyDoc();
+  LoadResult result = load(doc);
+  ASSERT_TRUE(result) << result.formatErrors();
+  EXPECT_EQ(result.description->matrix[0].inputMantissaBits, 0);
+  doc["matrix"][0]["input_mantissa_bits"] = 10;
+  result = load(doc);
+  ASSERT_TRUE(result) << result.formatErrors();
+  EXPECT_EQ(result.description->matrix[0].inputMantissaBits, 10);
+  doc["matrix"][0]["input_mantissa_bits"] = 0;
+  result = load(doc);
+  EXPECT_FALSE(result);
+  EXPECT_TRUE(errorAt(result, "/matrix/0/input_mantissa_bits"));
+}
+
 TEST(HWLoader, UnknownPlugin) {
   json doc = tinyDoc();
   LoadOptions options;

@@ -168,13 +168,43 @@ TEST(ScratchpadModel, OverflowNamesBuffersCapacityAndOp) {
 
 TEST(ScratchpadModel, OperandTypesWithoutIntrinsicAreRejected) {
   LoopNest nest = bf16Matmul(256, 256, 256, "f32");
-  nest.elementTypes = {"f32", "f32", "f32"};
+  nest.elementTypes = {"f16", "f16", "f32"};
   llvm::Expected<Schedule> s =
       chooseScratchpadSchedule(nest, loadShipped(kChip), "linalg.matmul");
   ASSERT_FALSE(bool(s));
   std::string message = llvm::toString(s.takeError());
   EXPECT_NE(message.find("no matrix intrinsic"), std::string::npos) << message;
-  EXPECT_NE(message.find("f32 x f32"), std::string::npos) << message;
+  EXPECT_NE(message.find("f16 x f16"), std::string::npos) << message;
+}
+
+TEST(ScratchpadModel, F32OperandsUseTheTf32IntrinsicAtItsOnlyFidelity) {
+  LoopNest nest = bf16Matmul(4096, 4096, 4096, "f32");
+  nest.elementTypes = {"f32", "f32", "f32"};
+  Schedule f32 = schedule(nest, loadShipped(kChip));
+  EXPECT_EQ(f32.matrixIntrinsic, "matmul_tiles_tf32_f32acc");
+  Schedule bf16 =
+      schedule(bf16Matmul(1024, 1024, 1024, "f32"), loadShipped(kChip));
+  // Four passes (HiFi4) against bf16's fastest one (LoFi), and twice the
+  // bytes: the f32 matmul is predicted at least 2x slower.
+  EXPECT_GT(f32.predictedSeconds, 2 * bf16.predictedSeconds);
+}
+
+TEST(ScratchpadModel, BatchProductsShareTheGridByRows) {
+  // C[b] = A[b] B[b], b = 0..5: one 128x256 product fills 4 rows of the
+  // 8x8 grid, so two run at once and the batch takes three rounds.
+  LoopNest nest;
+  nest.extents = {6, 128, 256, 512};
+  nest.reduction = {false, false, false, true};
+  nest.operands = {{{0, 1, 3}, false}, {{0, 3, 2}, false}, {{0, 1, 2}, true}};
+  nest.elementTypes = {"bf16", "bf16", "f32"};
+  Schedule batch = schedule(nest, loadShipped(kChip));
+  EXPECT_EQ(batch.kind, "contraction");
+  EXPECT_EQ(batch.grid[0], 1);
+  EXPECT_EQ(batch.registerTile, (std::vector<int64_t>{1, 32, 32, 32}));
+  EXPECT_EQ(batch.tileOrder, (std::vector<int64_t>{0, 1, 2, 3}));
+  nest.extents[0] = 2; // one round
+  Schedule two = schedule(nest, loadShipped(kChip));
+  EXPECT_NEAR(batch.predictedSeconds / two.predictedSeconds, 3.0, 1e-9);
 }
 
 TEST(ScratchpadModel, ElementwiseMovesWholeTiles) {
@@ -208,6 +238,38 @@ TEST(ScratchpadModel, RowReductionKeepsWholeRows) {
   EXPECT_NE(
       llvm::toString(tooLong.takeError()).find("a row of 32768 input tiles"),
       std::string::npos);
+}
+
+TEST(ScratchpadModel, RowReductionOfABatch) {
+  // out[b, i] = sum_j in[b, i, j]: one row of tiles per unit at a time.
+  LoopNest nest;
+  nest.extents = {8, 256, 256};
+  nest.reduction = {false, false, true};
+  nest.operands = {{{0, 1, 2}, false}, {{0, 1}, true}};
+  nest.elementTypes = {"f32", "f32"};
+  Schedule s = schedule(nest, loadShipped(kChip));
+  EXPECT_EQ(s.kind, "reduction");
+  EXPECT_EQ(s.registerTile, (std::vector<int64_t>{1, 32, 32}));
+  EXPECT_EQ(s.tiles.front().sizes, (std::vector<int64_t>{1, 32, 256}));
+  EXPECT_EQ(footprint(s), 8 * 4096 + 4096);
+}
+
+TEST(ScratchpadModel, RowReductionReadingAPerRowVector) {
+  // var[i] = sum_j (x[i, j] - mean[i])^2: the mean's tile stays too.
+  LoopNest nest;
+  nest.extents = {128, 768};
+  nest.reduction = {false, true};
+  nest.operands = {{{0, 1}, false}, {{0}, false}, {{0}, true}};
+  nest.elementTypes = {"f32", "f32", "f32"};
+  Schedule s = schedule(nest, loadShipped(kChip));
+  EXPECT_EQ(s.kind, "reduction");
+  EXPECT_EQ(footprint(s), 24 * 4096 + 2 * 4096);
+  // A per-column vector is not a row reduction's operand.
+  nest.operands[1] = {{1}, false};
+  llvm::Expected<Schedule> column =
+      chooseScratchpadSchedule(nest, loadShipped(kChip), "linalg.generic");
+  ASSERT_FALSE(bool(column));
+  llvm::consumeError(column.takeError());
 }
 
 } // namespace

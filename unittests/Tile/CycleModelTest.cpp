@@ -98,10 +98,16 @@ TEST(CycleModelParams, ReadFromTheDescription) {
   EXPECT_DOUBLE_EQ(*p.matmulCycles("bf16", "f32", "HiFi2"), 32.0);
   EXPECT_DOUBLE_EQ(*p.matmulCycles("bf16", "bf16", "HiFi3"), 48.0);
   EXPECT_DOUBLE_EQ(*p.matmulCycles("bf16", "f32", "HiFi4"), 64.0);
-  llvm::Expected<double> f32 = p.matmulCycles("f32", "f32", "HiFi4");
-  ASSERT_FALSE(bool(f32));
-  EXPECT_EQ(llvm::toString(f32.takeError()),
-            "chip 'tile-wormhole-n150' has no matrix intrinsic for f32 "
+  // f32 operands read as TF32: only HiFi4 (four passes) keeps their bits.
+  EXPECT_DOUBLE_EQ(*p.matmulCycles("f32", "f32", "HiFi4"), 64.0);
+  llvm::Expected<double> lofi = p.matmulCycles("f32", "f32", "LoFi");
+  ASSERT_FALSE(bool(lofi));
+  EXPECT_EQ(llvm::toString(lofi.takeError()),
+            "intrinsic 'matmul_tiles_tf32_f32acc' has no fidelity 'LoFi'");
+  llvm::Expected<double> i8 = p.matmulCycles("i8", "i32", "HiFi4");
+  ASSERT_FALSE(bool(i8));
+  EXPECT_EQ(llvm::toString(i8.takeError()),
+            "chip 'tile-wormhole-n150' has no matrix intrinsic for i8 "
             "operands");
 
   llvm::Expected<CycleModelParams> p150 =
@@ -251,6 +257,24 @@ TEST(CycleModel, VectorOpsCostInstructionsPerLaneRow) {
   EXPECT_DOUBLE_EQ(r.cycles, 32 * 24.0);
   EXPECT_NE(formatCycleReport(r, false).find("bound: compute"),
             std::string::npos);
+}
+
+TEST(CycleModel, ScalarOpsAndTanhCostTheirInstructions) {
+  // A scalar operand is an immediate of the vector engine: c - x costs
+  // rsub's 4 instructions per lane row, min 5, tanh 20 (n150's estimates).
+  auto cost = [](VectorOp op) {
+    Event e = event(EventKind::Vector);
+    e.op = uint8_t(op);
+    return replay(
+               {kernel(TraceKernelKind::Compute, 0, 0,
+                       {event(EventKind::AcquireDst), e,
+                        event(EventKind::CommitDst), event(EventKind::WaitDst),
+                        event(EventKind::ReleaseDst)})})
+        .cycles;
+  };
+  EXPECT_DOUBLE_EQ(cost(VectorOp::Rsub), 32 * 4.0);
+  EXPECT_DOUBLE_EQ(cost(VectorOp::Min), 32 * 5.0);
+  EXPECT_DOUBLE_EQ(cost(VectorOp::Tanh), 32 * 20.0);
 }
 
 TEST(CycleModel, ErrorsInsteadOfGuesses) {

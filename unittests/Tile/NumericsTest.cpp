@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -38,6 +39,58 @@ TEST(Bf16, SpecialValues) {
   EXPECT_TRUE(std::isnan(fromBf16(toBf16(fromBits(0x7f800001)))));
   EXPECT_EQ(fromBf16(0x3f80), 1.0f);
   EXPECT_EQ(roundToBf16(-0.0f), -0.0f);
+}
+
+TEST(TileMath, ScalarOperands) {
+  float x[] = {1.0f, -2.0f, 0.5f, NAN};
+  float y[4];
+  std::copy(x, x + 4, y);
+  eltwiseScalar(VectorOp::Rsub, y, 4, 3.0f); // 3 - x
+  EXPECT_EQ(y[0], 2.0f);
+  EXPECT_EQ(y[1], 5.0f);
+  std::copy(x, x + 4, y);
+  eltwiseScalar(VectorOp::Min, y, 4, 0.75f);
+  EXPECT_EQ(y[0], 0.75f);
+  EXPECT_EQ(y[1], -2.0f);
+  EXPECT_EQ(y[2], 0.5f);
+  EXPECT_TRUE(std::isnan(y[3])); // NaN propagates, as in max
+  std::copy(x, x + 4, y);
+  eltwiseScalar(VectorOp::Mul, y, 4, 0.5f);
+  EXPECT_EQ(y[1], -1.0f);
+  eltwiseUnary(VectorOp::Tanh, y, 3);
+  EXPECT_FLOAT_EQ(y[0], std::tanh(0.5f));
+}
+
+TEST(TileMath, UnpackBroadcasts) {
+  std::vector<float> t(16);
+  for (int i = 0; i < 16; ++i)
+    t[i] = float(i);
+  std::vector<float> col = t, row = t, scalar = t;
+  broadcastTile(col.data(), 4, 4, BroadcastKind::Col);
+  broadcastTile(row.data(), 4, 4, BroadcastKind::Row);
+  broadcastTile(scalar.data(), 4, 4, BroadcastKind::Scalar);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) {
+      EXPECT_EQ(col[r * 4 + c], float(r * 4)) << r << "," << c;
+      EXPECT_EQ(row[r * 4 + c], float(c)) << r << "," << c;
+      EXPECT_EQ(scalar[r * 4 + c], 0.0f);
+    }
+}
+
+TEST(Tf32, TruncatesTheMantissaTowardZero) {
+  // 1 + 2^-10 keeps its last TF32 bit; 2^-11 and below are dropped, for
+  // either sign (toward zero, not to nearest).
+  float x[] = {1.0f + 0x1p-10f, 1.0f + 0x1p-11f + 0x1p-12f,
+               -(1.0f + 0x1p-11f + 0x1p-12f), 3.0f, NAN};
+  truncateMantissa(x, 5, 10);
+  EXPECT_EQ(x[0], 1.0f + 0x1p-10f);
+  EXPECT_EQ(x[1], 1.0f);
+  EXPECT_EQ(x[2], -1.0f);
+  EXPECT_EQ(x[3], 3.0f);
+  EXPECT_TRUE(std::isnan(x[4]));
+  float full = 1.0f + 0x1p-23f;
+  truncateMantissa(&full, 1, 23);
+  EXPECT_EQ(full, 1.0f + 0x1p-23f);
 }
 
 TEST(TileGeometry, FacesAreRowMajor) {

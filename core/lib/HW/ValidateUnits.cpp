@@ -123,7 +123,7 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
   checkKeys(value, path,
             {"name", "m", "n", "k", "a", "b", "acc", "level",
              "cycles_per_instruction", "layout", "fidelities",
-             "fidelity_passes"});
+             "fidelity_passes", "input_mantissa_bits"});
   MatrixIntrinsic intrinsic;
   bool ok = true;
   if (auto name = identifier(value, path, "name", true)) {
@@ -235,6 +235,11 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
     } else {
       ok = false;
     }
+  }
+  if (value.contains("input_mantissa_bits")) {
+    auto bits = integer(value, path, "input_mantissa_bits", false, 1);
+    ok = ok && bits;
+    intrinsic.inputMantissaBits = bits.value_or(0);
   }
   if (!ok)
     return std::nullopt;

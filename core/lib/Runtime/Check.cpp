@@ -256,8 +256,20 @@ double strata::runtime::tolerance(ElementType type) {
   }
 }
 
+double strata::runtime::tolerance(ElementType type, int64_t inputMantissaBits) {
+  if (inputMantissaBits <= 0)
+    return tolerance(type);
+  return std::max(tolerance(type),
+                  2.56 * std::ldexp(1.0, -int(inputMantissaBits)));
+}
+
 Comparison strata::runtime::compare(const void *got, const void *want,
                                     const TensorSpec &spec) {
+  return compare(got, want, spec, tolerance(spec.type));
+}
+
+Comparison strata::runtime::compare(const void *got, const void *want,
+                                    const TensorSpec &spec, double tol) {
   Comparison result;
   double diff = 0, norm = 0;
   int64_t count = spec.numElements();
@@ -276,7 +288,6 @@ Comparison strata::runtime::compare(const void *got, const void *want,
   result.relativeError = std::sqrt(diff) / std::max(std::sqrt(norm), 1e-30);
   if (norm == 0)
     result.relativeError = std::sqrt(diff);
-  result.passed =
-      result.nonFinite == 0 && result.relativeError <= tolerance(spec.type);
+  result.passed = result.nonFinite == 0 && result.relativeError <= tol;
   return result;
 }

@@ -13,7 +13,9 @@
 // (matrix-unit cycles per tile, the data-movement engine's setup and rate,
 // DRAM bandwidth) and the fastest is kept; the same costing decides whether
 // a shared operand is read by one unit of each row (column) and multicast
-// to the others, or read by every unit.
+// to the others, or read by every unit. A batch of products (batch
+// matmul) runs its products on separate rows of units when one product
+// leaves rows free, in rounds of as many as divide the batch.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Schedule/ScratchpadModel.h"
@@ -117,8 +119,12 @@ struct Contraction {
   int64_t a = -1, b = -1;                                 // operand indices
   int64_t mt = 0, nt = 0, kt = 0;                         // extents in tiles
   int64_t aTile = 0, bTile = 0, accTile = 0, outTile = 0; // bytes
-  double tileCycles = 0;      // one intrinsic at the fastest rate
-  int64_t rows = 1, cols = 1; // units used
+  double tileCycles = 0;           // one intrinsic at the fastest rate
+  int64_t rows = 1, cols = 1;      // units used by one matrix product
+  std::vector<int64_t> batchLoops; // parallel loops of all three operands
+  int64_t batch = 1;               // matrix products (their extents' product)
+  int64_t groups = 1; // products computed at once, on separate unit rows
+  int64_t rounds = 1; // batch / groups
 };
 
 /// Calls `add(name, copies, rows, cols, bytes)` for every buffer a plan
@@ -198,32 +204,51 @@ void cost(const Contraction &c, const Costs &costs, Plan &p) {
   double bBytes = blocks * c.cols * p.nb * kBytes * c.bTile *
                   (p.multicastB ? 1 : double(c.rows));
   double outBytes = blocks * units * double(p.mb * p.nb * c.outTile);
-  p.dram = (aBytes + bBytes + outBytes) / costs.dramBytesPerCycle;
+  // The groups' products share DRAM; the rounds run one after the other.
+  p.dram =
+      double(c.groups) * (aBytes + bBytes + outBytes) / costs.dramBytesPerCycle;
   p.cycles = std::max(double(rm * rn) * perBlock + move, p.dram);
+  p.cycles *= double(c.rounds);
+  p.compute *= double(c.rounds);
+  p.movement *= double(c.rounds);
+  p.dram *= double(c.rounds);
 }
 
-/// Finds m, n, k and the operands of a contraction with 2-D operands.
+/// Finds m, n, k and the operands of a contraction whose operands are
+/// matrices, or batches of matrices indexed first by the same parallel
+/// loops (a batch matmul).
 bool matchContraction(const LoopNest &nest, Contraction &c) {
   const LoopNest::Operand *out = nullptr;
   for (const LoopNest::Operand &op : nest.operands)
     if (op.output)
       out = &op;
-  if (!out || out->dims.size() != 2 || nest.extents.size() != 3 ||
-      nest.operands.size() != 3)
+  if (!out || out->dims.size() < 2 || nest.operands.size() != 3 ||
+      nest.extents.size() != out->dims.size() + 1)
     return false;
-  c.m = out->dims[0];
-  c.n = out->dims[1];
-  for (size_t d = 0; d < 3; ++d)
+  size_t batchRank = out->dims.size() - 2;
+  c.batchLoops.assign(out->dims.begin(), out->dims.begin() + batchRank);
+  for (int64_t loop : c.batchLoops) {
+    if (loop < 0 || nest.reduction[loop])
+      return false;
+    c.batch *= nest.extents[loop];
+  }
+  c.m = out->dims[batchRank];
+  c.n = out->dims[batchRank + 1];
+  for (size_t d = 0; d < nest.extents.size(); ++d)
     if (nest.reduction[d])
       c.k = int64_t(d);
   if (c.m < 0 || c.n < 0 || c.k < 0 || nest.reduction[c.m] ||
       nest.reduction[c.n])
     return false;
+  auto batched = [&](std::vector<int64_t> dims) {
+    dims.insert(dims.begin(), c.batchLoops.begin(), c.batchLoops.end());
+    return dims;
+  };
   for (size_t i = 0; i < 2; ++i) {
     const LoopNest::Operand &op = nest.operands[i];
-    if (op.dims == std::vector<int64_t>{c.m, c.k})
+    if (op.dims == batched({c.m, c.k}))
       c.a = int64_t(i);
-    else if (op.dims == std::vector<int64_t>{c.k, c.n})
+    else if (op.dims == batched({c.k, c.n}))
       c.b = int64_t(i);
   }
   return c.a >= 0 && c.b >= 0;
@@ -272,6 +297,12 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
   // Fill the grid: as many rows and columns of units as there are tiles.
   c.rows = std::min(grid.rows, c.mt);
   c.cols = std::min(grid.cols, c.nt);
+  // A batch's products run side by side on the unit rows a product leaves
+  // free, as many at once as divide the batch (the plugin derives the same
+  // groups from the grid and the product's rows).
+  for (c.groups = std::min(grid.rows / c.rows, c.batch); c.batch % c.groups;)
+    --c.groups;
+  c.rounds = c.batch / c.groups;
   Costs costs = costsOf(chip, pad);
   bool multicastable = pad.engine && pad.engine->kind == "noc";
 
@@ -323,13 +354,19 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
   level.sizes[c.m] = best.mb * intrinsic->m;
   level.sizes[c.n] = best.nb * intrinsic->n;
   level.sizes[c.k] = best.kb * intrinsic->k;
+  // A unit takes one product of a batch at a time.
+  for (int64_t loop : c.batchLoops) {
+    s.grid[loop] = 1;
+    level.sizes[loop] = 1;
+  }
   s.tiles.push_back(level);
-  s.tileOrder = {c.m, c.n, c.k};
+  s.tileOrder = c.batchLoops;
+  s.tileOrder.insert(s.tileOrder.end(), {c.m, c.n, c.k});
   s.registerTile.assign(loops, 1);
   s.registerTile[c.m] = intrinsic->m;
   s.registerTile[c.n] = intrinsic->n;
   s.registerTile[c.k] = intrinsic->k;
-  s.registerOrder = {c.m, c.n, c.k};
+  s.registerOrder = s.tileOrder;
   s.promote = {c.a, c.b};
   s.stages = best.stages;
   if (best.multicastA)
@@ -346,24 +383,27 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
   return s;
 }
 
-/// Elementwise ops (any operand a 2-D tensor or a broadcast row): tiles of
-/// the chip's tile shape go round robin over all units, `step` tiles of
-/// every operand at a time, double-buffered.
+/// Elementwise ops (any operand a 2-D tensor or a broadcast row, or a batch
+/// of them): tiles of the chip's tile shape go round robin over all units,
+/// `step` tiles of every operand at a time, double-buffered.
 llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
                                              const hw::Description &chip,
                                              const hw::MemoryLevel &pad,
                                              llvm::StringRef opName) {
   size_t loops = nest.extents.size();
-  if (chip.matrix.empty() || loops == 0 || loops > 2)
+  if (chip.matrix.empty() || loops == 0)
     return llvm::createStringError(llvm::formatv(
         "'{0}': a grid of scratchpads moves 2-D tiles; this op has {1} loops",
         opName, loops));
   const hw::MatrixIntrinsic &unit = chip.matrix.front();
-  int64_t tileRows = loops == 2 ? unit.m : 1, tileCols = unit.n;
+  int64_t tileRows = loops >= 2 ? unit.m : 1, tileCols = unit.n;
+  // Loops before the last two are a batch of 2-D tensors.
   int64_t tiles = 1;
   for (size_t d = 0; d < loops; ++d)
-    tiles *= llvm::divideCeilSigned(nest.extents[d],
-                                    d + 1 == loops ? tileCols : tileRows);
+    tiles *= d + 2 < loops
+                 ? nest.extents[d]
+                 : llvm::divideCeilSigned(nest.extents[d],
+                                          d + 1 == loops ? tileCols : tileRows);
   UnitGrid grid = unitGrid(chip, pad);
   int64_t units = grid.rows * grid.cols;
   Costs costs = costsOf(chip, pad);
@@ -390,8 +430,8 @@ llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
   s.gridLevel = pad.owner;
   s.registerTile.assign(loops, 1);
   s.registerTile[loops - 1] = tileCols;
-  if (loops == 2)
-    s.registerTile[0] = tileRows;
+  if (loops >= 2)
+    s.registerTile[loops - 2] = tileRows;
   s.grid = s.registerTile;
   TileLevel level{pad.name, s.registerTile};
   level.sizes[loops - 1] *= step;
@@ -408,12 +448,31 @@ llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
   s.footprints.push_back({pad.name, 2 * step * perStep});
   return s;
 }
-/// out[i] = reduce_j in[i, j] over a 2-D input.
+/// out[i] = reduce_j f(in[i, j], v[i], ...) over 2-D inputs and per-row
+/// vectors (a variance reads the mean), at least one input 2-D; leading
+/// loops index all of them (a batch of rows, as a 3-D softmax's).
 bool isRowReduction(const LoopNest &nest) {
-  return nest.extents.size() == 2 && !nest.reduction[0] && nest.reduction[1] &&
-         nest.operands.size() == 2 && !nest.operands[0].output &&
-         nest.operands[0].dims == std::vector<int64_t>{0, 1} &&
-         nest.operands[1].dims == std::vector<int64_t>{0};
+  size_t loops = nest.extents.size();
+  if (loops < 2 || nest.operands.size() < 2 || !nest.reduction.back() ||
+      llvm::count(nest.reduction, true) != 1)
+    return false;
+  std::vector<int64_t> all(loops), row(loops - 1);
+  for (size_t d = 0; d < loops; ++d)
+    all[d] = int64_t(d);
+  row.assign(all.begin(), all.end() - 1);
+  bool matrix = false;
+  for (size_t i = 0; i < nest.operands.size(); ++i) {
+    const LoopNest::Operand &op = nest.operands[i];
+    bool perRow = op.dims == row;
+    bool last = i + 1 == nest.operands.size();
+    if (op.output != last || (last && !perRow))
+      return false;
+    if (!last && op.dims == all)
+      matrix = true;
+    else if (!perRow)
+      return false;
+  }
+  return matrix;
 }
 
 /// A row reduction keeps whole rows of tiles: units take rows of tiles
@@ -429,10 +488,16 @@ llvm::Expected<Schedule> scheduleRowReduction(const LoopNest &nest,
         "shape from",
         opName));
   const hw::MatrixIntrinsic &unit = chip.matrix.front();
-  int64_t rowTiles = llvm::divideCeilSigned(nest.extents[1], unit.n);
+  size_t loops = nest.extents.size();
+  int64_t rowTiles = llvm::divideCeilSigned(nest.extents.back(), unit.n);
+  int64_t tileRows = llvm::divideCeilSigned(nest.extents[loops - 2], unit.m);
+  for (size_t d = 0; d + 2 < loops; ++d)
+    tileRows *= nest.extents[d];
   int64_t inTile = unit.m * unit.n * bytesOf(typeOf(nest, 0));
-  int64_t outTile = unit.m * unit.n * bytesOf(typeOf(nest, 1));
-  int64_t bytes = rowTiles * inTile + outTile;
+  size_t outIndex = nest.operands.size() - 1;
+  int64_t outTile = unit.m * unit.n * bytesOf(typeOf(nest, outIndex));
+  // The row, the result's tile and a tile per per-row vector input.
+  int64_t bytes = rowTiles * inTile + int64_t(outIndex) * outTile;
   if (bytes > pad.capacityBytes)
     return llvm::createStringError(llvm::formatv(
         "'{0}' does not fit in scratchpad '{1}': a row of {2} input tiles "
@@ -443,13 +508,19 @@ llvm::Expected<Schedule> scheduleRowReduction(const LoopNest &nest,
   Schedule s;
   s.kind = "reduction";
   s.gridLevel = pad.owner;
-  s.registerTile = {unit.m, unit.n};
-  s.grid = {unit.m, 0};
-  s.tiles.push_back({pad.name, {unit.m, rowTiles * unit.n}});
+  // Leading (batch) loops: one index at a time.
+  s.registerTile.assign(loops, 1);
+  s.registerTile[loops - 2] = unit.m;
+  s.registerTile[loops - 1] = unit.n;
+  s.grid.assign(loops, 1);
+  s.grid[loops - 2] = unit.m;
+  s.grid[loops - 1] = 0;
+  std::vector<int64_t> sizes = s.registerTile;
+  sizes[loops - 1] = rowTiles * unit.n;
+  s.tiles.push_back({pad.name, sizes});
   s.promote = {0};
   Costs costs = costsOf(chip, pad);
-  double total = double(llvm::divideCeilSigned(nest.extents[0], unit.m) *
-                        rowTiles * inTile);
+  double total = double(tileRows * rowTiles * inTile);
   s.bound = "memory";
   s.predictedSeconds = total / costs.dramBytesPerCycle / costs.clockHz;
   s.footprints.push_back({pad.name, bytes});

@@ -83,12 +83,12 @@ tile.program @fidelity {
 
 // -----
 
-tile.program @f32_matmul {
+tile.program @f32_matmul_lofi {
   tile.circular_buffer @a cores [0, 0]-[0, 0] : !tile.cb<2x!tile.tile<32x32xf32>>
-  tile.kernel compute cores [0, 0]-[0, 0] {
+  tile.kernel compute cores [0, 0]-[0, 0] attributes {fidelity = "LoFi"} {
     %c0 = arith.constant 0 : index
     tile.acquire_dst
-    // expected-error @+1 {{has f32 operands; no matrix intrinsic of chip 'tile-wormhole-n150' takes them}}
+    // expected-error @+1 {{has f32 operands, which chip 'tile-wormhole-n150' multiplies at HiFi4 only, not at the kernel's fidelity 'LoFi'}}
     tile.matmul_tiles @a[%c0], @a[%c0] -> dst[%c0]
     tile.commit_dst
     tile.wait_dst

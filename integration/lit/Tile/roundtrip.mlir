@@ -98,7 +98,8 @@ tile.program @data_movement {
 // CHECK-NEXT: tile.binary sub @a[%[[I]]], @b[%[[I]]] -> dst[%[[I]]] bcast col
 // CHECK-NEXT: tile.binary mul @a[%[[I]]], @b[%[[I]]] -> dst[%[[I]]] bcast row
 // CHECK-NEXT: tile.binary max @a[%[[I]]], @b[%[[I]]] -> dst[%[[I]]] bcast scalar
-// CHECK-NEXT: tile.unpack_tile @a[%[[I]]] -> dst[%[[I]]]
+// CHECK-NEXT: tile.unpack_tile @a[%[[I]]] -> dst[%[[I]]]{{$}}
+// CHECK-NEXT: tile.unpack_tile @a[%[[I]]] -> dst[%[[I]]] bcast col
 // CHECK-NEXT: tile.reduce sum row @a[%[[I]]] -> dst[%[[I]]]
 // CHECK-NEXT: tile.reduce max col @a[%[[I]]] -> dst[%[[I]]]
 // CHECK-NEXT: tile.unary exp dst[%[[I]]]
@@ -109,6 +110,13 @@ tile.program @data_movement {
 // CHECK-NEXT: tile.unary rsqrt dst[%[[I]]]
 // CHECK-NEXT: tile.unary neg dst[%[[I]]]
 // CHECK-NEXT: tile.unary abs dst[%[[I]]]
+// CHECK-NEXT: tile.unary tanh dst[%[[I]]]
+// CHECK-NEXT: tile.unary_scalar add dst[%[[I]]], 1.000000e+00
+// CHECK-NEXT: tile.unary_scalar sub dst[%[[I]]], 2.500000e-01
+// CHECK-NEXT: tile.unary_scalar rsub dst[%[[I]]], -3.000000e+00
+// CHECK-NEXT: tile.unary_scalar mul dst[%[[I]]], 1.250000e-01
+// CHECK-NEXT: tile.unary_scalar max dst[%[[I]]], 0.000000e+00
+// CHECK-NEXT: tile.unary_scalar min dst[%[[I]]], 3.40282347E+38
 // CHECK-NEXT: tile.binary_dst max dst[%[[I]]], dst[%[[I]]] -> dst[%[[I]]]
 // CHECK-NEXT: tile.commit_dst
 // CHECK-NEXT: tile.wait_dst
@@ -127,6 +135,7 @@ tile.program @compute {
     tile.binary mul @a[%c0], @b[%c0] -> dst[%c0] bcast row
     tile.binary max @a[%c0], @b[%c0] -> dst[%c0] bcast scalar
     tile.unpack_tile @a[%c0] -> dst[%c0]
+    tile.unpack_tile @a[%c0] -> dst[%c0] bcast col
     tile.reduce sum row @a[%c0] -> dst[%c0]
     tile.reduce max col @a[%c0] -> dst[%c0]
     tile.unary exp dst[%c0]
@@ -137,6 +146,13 @@ tile.program @compute {
     tile.unary rsqrt dst[%c0]
     tile.unary neg dst[%c0]
     tile.unary abs dst[%c0]
+    tile.unary tanh dst[%c0]
+    tile.unary_scalar add dst[%c0], 1.0
+    tile.unary_scalar sub dst[%c0], 0.25
+    tile.unary_scalar rsub dst[%c0], -3.0
+    tile.unary_scalar mul dst[%c0], 0x3E000000
+    tile.unary_scalar max dst[%c0], 0.0
+    tile.unary_scalar min dst[%c0], 3.40282347E+38
     tile.binary_dst max dst[%c0], dst[%c0] -> dst[%c0]
     tile.commit_dst
     tile.wait_dst

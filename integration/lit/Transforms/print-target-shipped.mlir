@@ -27,14 +27,15 @@
 // N150-LABEL: tile-wormhole-n150: Wormhole n150-class tile chip
 // N150-NEXT: plugin tile, arch wormhole_b0, clock 1 GHz
 // N150-NEXT: compute  chip 1 > row 8 > core 8
-// N150: f32      4.096 TFLOP/s     vector @core
-// N150-NEXT: per row 512 GFLOP/s, per core 64 GFLOP/s
+// N150: f32      65.54 TFLOP/s     matmul_tiles_tf32_f32acc @core
+// N150-NEXT: per row 8.192 TFLOP/s, per core 1.024 TFLOP/s
 // N150-NEXT: bf16     262.1 TFLOP/s     matmul_tiles_bf16_f32acc @core
-// N150: dram       dram       12 GiB /chip           288 GB/s /chip                  600       14.2        910
-// N150-NEXT: l1         scratchpad 1.43 MiB /core x64     256 GB/s /core (16.38 TB/s)        8       0.25       16.0
+// N150: dram       dram       12 GiB /chip           288 GB/s /chip                  600        228        910
+// N150-NEXT: l1         scratchpad 1.43 MiB /core x64     256 GB/s /core (16.38 TB/s)        8       4.00       16.0
 // N150-NEXT: engine noc x2: 29 B/cycle, setup 40 cycles, 32 B flits, 9 cycles/hop
 // N150: 1. matmul_tiles_bf16_f32acc   32x32x32 bf16*bf16->f32 @core 16 cycles: 262.1 TFLOP/s
 // N150-NEXT: LoFi 262.1 TFLOP/s, HiFi2 131.1 TFLOP/s, HiFi3 87.38 TFLOP/s, HiFi4 65.54 TFLOP/s
+// N150-NEXT: 2. matmul_tiles_tf32_f32acc   32x32x32 f32*f32->f32 @core 16 cycles: 65.54 TFLOP/s
 
 // AVX512-LABEL: host-x86-avx512: 2-core slice of an AMD Zen 5 EPYC-class server
 // AVX512-NEXT: plugin cpu, arch x86-64-v4, clock 3.5 GHz

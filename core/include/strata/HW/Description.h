@@ -86,6 +86,9 @@ struct MatrixIntrinsic {
   /// Passes of the engine per fidelity; an instruction at fidelity F takes
   /// cyclesPerInstruction * fidelityPasses[F] cycles.
   std::map<std::string, int64_t> fidelityPasses;
+  /// Explicit mantissa bits the engine keeps of each operand element (0: all
+  /// of the operand type's), e.g. 10 for f32 operands read as TF32.
+  int64_t inputMantissaBits = 0;
 };
 
 /// A loaded, validated description.

@@ -30,6 +30,11 @@ void poison(void *data, const TensorSpec &spec);
 
 /// The relative L2 error a result of this type may have.
 double tolerance(ElementType type);
+/// The relative L2 error a result of this type may have when it was
+/// computed from inputs kept with `inputMantissaBits` explicit mantissa bits
+/// (a matrix unit reading f32 as TF32): the looser of the type's tolerance
+/// and 2.56 x 2^-bits (bf16's 2e-2 for its 7 bits). 0 bits: the type's.
+double tolerance(ElementType type, int64_t inputMantissaBits);
 
 struct Comparison {
   double relativeError = 0; ///< ||got - want|| / max(||want||, tiny)
@@ -40,6 +45,9 @@ struct Comparison {
 
 /// Compares a result with the reference's.
 Comparison compare(const void *got, const void *want, const TensorSpec &spec);
+/// The same with an explicit tolerance.
+Comparison compare(const void *got, const void *want, const TensorSpec &spec,
+                   double tolerance);
 
 } // namespace strata::runtime
 

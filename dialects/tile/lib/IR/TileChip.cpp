@@ -118,6 +118,12 @@ llvm::Expected<TileChip> TileChip::fromDescription(const hw::Description &d) {
     if (std::find(chip.matrixTypes.begin(), chip.matrixTypes.end(),
                   intrinsic.aType) == chip.matrixTypes.end())
       chip.matrixTypes.push_back(intrinsic.aType);
+    if (intrinsic.inputMantissaBits > 0)
+      chip.inputMantissaBits[intrinsic.aType] = intrinsic.inputMantissaBits;
+    std::vector<std::string> &own = chip.fidelitiesByType[intrinsic.aType];
+    for (const std::string &f : intrinsic.fidelities)
+      if (std::find(own.begin(), own.end(), f) == own.end())
+        own.push_back(f);
   }
   return chip;
 }

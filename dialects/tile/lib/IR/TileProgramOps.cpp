@@ -209,7 +209,8 @@ SmallVector<Value, 3> strata::tile::dstOperands(Operation *op) {
   SmallVector<Value, 3> indices;
   llvm::TypeSwitch<Operation *>(op)
       .Case<MatmulTilesOp, BinaryOp, UnpackTileOp, ReduceOp, UnaryOp,
-            PackTileOp>([&](auto op) { indices.push_back(op.getDst()); })
+            UnaryScalarOp, PackTileOp>(
+          [&](auto op) { indices.push_back(op.getDst()); })
       .Case<BinaryDstOp>([&](BinaryDstOp op) {
         indices.append({op.getLhs(), op.getRhs(), op.getDst()});
       });
@@ -357,6 +358,20 @@ static LogicalResult verifyAgainstChip(ProgramOp program, const TileChip &chip,
           op->emitOpError()
               << "has " << name << " operands; no matrix intrinsic of chip '"
               << chip.name << "' takes them";
+          return WalkResult::interrupt();
+        }
+        // The kernel's fidelity must be one the operands' intrinsic runs at
+        // (f32 read as TF32: HiFi4 only).
+        auto own = chip.fidelitiesByType.find(name);
+        if (own != chip.fidelitiesByType.end() && !own->second.empty() &&
+            !llvm::is_contained(own->second, kernel.getFidelityName())) {
+          std::string known;
+          for (const std::string &f : own->second)
+            known += (known.empty() ? "" : ", ") + f;
+          op->emitOpError() << "has " << name << " operands, which chip '"
+                            << chip.name << "' multiplies at " << known
+                            << " only, not at the kernel's fidelity '"
+                            << kernel.getFidelityName() << "'";
           return WalkResult::interrupt();
         }
       }

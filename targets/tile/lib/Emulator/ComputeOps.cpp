@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
 using namespace mlir;
 using namespace strata::tile;
@@ -32,40 +33,14 @@ static const char *dstStateText(DstState state) {
   return "";
 }
 
-static VectorOp vectorOpOf(BinaryKind kind) {
-  switch (kind) {
-  case BinaryKind::add:
-    return VectorOp::Add;
-  case BinaryKind::sub:
-    return VectorOp::Sub;
-  case BinaryKind::mul:
-    return VectorOp::Mul;
-  case BinaryKind::max:
-    return VectorOp::Max;
-  }
+/// The vector-engine op of a dialect op kind: the dialect's enums (binary,
+/// unary, scalar kinds) use the trace's op names.
+template <typename Kind> static VectorOp vectorOpOf(Kind kind) {
+  llvm::StringRef name = stringifyEnum(kind);
+  for (int op = 0; op < kVectorOps; ++op)
+    if (name == vectorOpName(VectorOp(op)))
+      return VectorOp(op);
   return VectorOp::Add;
-}
-
-static VectorOp vectorOpOf(UnaryKind kind) {
-  switch (kind) {
-  case UnaryKind::exp:
-    return VectorOp::Exp;
-  case UnaryKind::recip:
-    return VectorOp::Recip;
-  case UnaryKind::gelu:
-    return VectorOp::Gelu;
-  case UnaryKind::relu:
-    return VectorOp::Relu;
-  case UnaryKind::sqrt:
-    return VectorOp::Sqrt;
-  case UnaryKind::rsqrt:
-    return VectorOp::Rsqrt;
-  case UnaryKind::neg:
-    return VectorOp::Neg;
-  case UnaryKind::abs:
-    return VectorOp::Abs;
-  }
-  return VectorOp::Exp;
 }
 
 static BroadcastKind broadcastOf(Broadcast broadcast) {
@@ -185,6 +160,14 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
             !unpack(o.getBAttr(), o.getBIndex(), scratchB.data(), bytesB))
           return fail();
         fresh(o.getDst(), c);
+        // The source registers hold f32 operands with fewer mantissa bits.
+        if (buffer(inst, o.getAAttr())->format == TileFormat::F32) {
+          auto bits = chip.inputMantissaBits.find("f32");
+          if (bits != chip.inputMantissaBits.end()) {
+            truncateMantissa(scratchA.data(), tileElements, bits->second);
+            truncateMantissa(scratchB.data(), tileElements, bits->second);
+          }
+        }
         matmulAccumulate(scratchA.data(), scratchB.data(), c, chip.tileRows,
                          chip.tileCols, chip.tileCols);
         finish(c);
@@ -223,6 +206,8 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
             !(c = dstTile(o.getDst())) ||
             !unpack(o.getCbAttr(), o.getIndex(), c, bytes))
           return fail();
+        broadcastTile(c, chip.tileRows, chip.tileCols,
+                      broadcastOf(o.getBcast()));
         written(o.getDst()) = 1;
         finish(c);
         Event event{EventKind::Unpack};
@@ -258,13 +243,17 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
         record(inst, event);
         return Step::Next;
       })
-      .Case<UnaryOp>([&](UnaryOp o) {
+      .Case<UnaryOp, UnaryScalarOp>([&](auto o) {
+        // In place on the vector engine, with or without an immediate.
         float *c;
         if (!expect(DstState::Acquired, "writes") || !(c = dstTile(o.getDst())))
           return fail();
         fresh(o.getDst(), c);
         VectorOp kind = vectorOpOf(o.getKind());
-        eltwiseUnary(kind, c, tileElements);
+        if constexpr (std::is_same_v<decltype(o), UnaryScalarOp>)
+          eltwiseScalar(kind, c, tileElements, o.getScalar().convertToFloat());
+        else
+          eltwiseUnary(kind, c, tileElements);
         finish(c);
         Event event{EventKind::Vector};
         event.op = uint8_t(kind);

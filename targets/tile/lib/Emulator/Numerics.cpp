@@ -93,6 +93,12 @@ static inline float apply(VectorOp op, float x, float y) {
     return std::isnan(x) || std::isnan(y)
                ? std::numeric_limits<float>::quiet_NaN()
                : std::max(x, y);
+  case VectorOp::Min:
+    return std::isnan(x) || std::isnan(y)
+               ? std::numeric_limits<float>::quiet_NaN()
+               : std::min(x, y);
+  case VectorOp::Rsub:
+    return y - x;
   default:
     return std::numeric_limits<float>::quiet_NaN();
   }
@@ -160,6 +166,10 @@ void strata::tile::eltwiseUnary(VectorOp op, float *x, int64_t count) {
     for (int64_t i = 0; i < count; ++i)
       x[i] = std::fabs(x[i]);
     return;
+  case VectorOp::Tanh:
+    for (int64_t i = 0; i < count; ++i)
+      x[i] = std::tanh(x[i]);
+    return;
   default:
     return;
   }
@@ -190,4 +200,43 @@ void strata::tile::reduceAccumulate(bool max, bool rows, const float *a,
 void strata::tile::roundTileToBf16(float *x, int64_t count) {
   for (int64_t i = 0; i < count; ++i)
     x[i] = roundToBf16(x[i]);
+}
+
+void strata::tile::truncateMantissa(float *x, int64_t count, int64_t bits) {
+  if (bits <= 0 || bits >= 23)
+    return;
+  uint32_t keep = ~((uint32_t(1) << (23 - bits)) - 1);
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t word;
+    std::memcpy(&word, &x[i], 4);
+    if ((word & 0x7fffffffu) > 0x7f800000u) // NaN: its payload may be low bits
+      continue;
+    word &= keep;
+    std::memcpy(&x[i], &word, 4);
+  }
+}
+
+void strata::tile::eltwiseScalar(VectorOp op, float *x, int64_t count,
+                                 float scalar) {
+  for (int64_t i = 0; i < count; ++i)
+    x[i] = apply(op, x[i], scalar);
+}
+
+void strata::tile::broadcastTile(float *x, int64_t rows, int64_t cols,
+                                 BroadcastKind broadcast) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      switch (broadcast) {
+      case BroadcastKind::None:
+        return;
+      case BroadcastKind::Col:
+        x[r * cols + c] = x[r * cols];
+        break;
+      case BroadcastKind::Row:
+        x[r * cols + c] = x[c];
+        break;
+      case BroadcastKind::Scalar:
+        x[r * cols + c] = x[0];
+        break;
+      }
 }

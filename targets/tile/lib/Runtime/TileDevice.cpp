@@ -213,12 +213,23 @@ public:
 private:
   /// The shape of a tensor's host data: the DRAM tensor's unless its
   /// `host_shape` says otherwise (the compiler padded it to whole tiles);
-  /// a 1-D host row with `replicate_rows` fills every row of the tensor.
+  /// a host row with `replicate_rows` fills every row of the tensor. A
+  /// batch of matrices (leading dimensions) is stacked: each matrix takes
+  /// an equal share of the tensor's rows.
   struct HostView {
     std::vector<int64_t> shape;
     bool replicateRows = false;
-    int64_t rows() const { return shape.size() == 2 ? shape[0] : 1; }
+    bool replicateCols = false; // a column [rows x 1] fills every column
+    int64_t rows() const {
+      return shape.size() >= 2 ? shape[shape.size() - 2] : 1;
+    }
     int64_t cols() const { return shape.back(); }
+    int64_t batches() const {
+      int64_t n = 1;
+      for (size_t d = 0; d + 2 < shape.size(); ++d)
+        n *= shape[d];
+      return replicateRows ? 1 : n;
+    }
     std::string str() const {
       std::string text;
       for (int64_t d : shape)
@@ -235,6 +246,7 @@ private:
     if (auto shape = decl->getAttrOfType<DenseI64ArrayAttr>("host_shape"))
       view.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
     view.replicateRows = decl->hasAttr("replicate_rows");
+    view.replicateCols = decl->hasAttr("replicate_cols");
     return view;
   }
   /// Host data (row-major in `view`) as the tensor's rows x cols values,
@@ -242,20 +254,27 @@ private:
   static std::vector<float> pad(const HostView &view, const TensorInfo &tensor,
                                 const std::vector<float> &host) {
     std::vector<float> values(size_t(tensor.rows * tensor.cols), 0.0f);
+    int64_t share = tensor.rows / view.batches();
     int64_t rows = view.replicateRows ? tensor.rows : view.rows();
-    for (int64_t r = 0; r < std::min(rows, tensor.rows); ++r)
-      for (int64_t c = 0; c < std::min(view.cols(), tensor.cols); ++c)
-        values[size_t(r * tensor.cols + c)] =
-            host[size_t((view.replicateRows ? 0 : r) * view.cols() + c)];
+    int64_t cols = view.replicateCols ? tensor.cols : view.cols();
+    for (int64_t b = 0; b < view.batches(); ++b)
+      for (int64_t r = 0; r < std::min(rows, share); ++r)
+        for (int64_t c = 0; c < std::min(cols, tensor.cols); ++c) {
+          int64_t row = view.replicateRows ? 0 : b * view.rows() + r;
+          values[size_t((b * share + r) * tensor.cols + c)] =
+              host[size_t(row * view.cols() + (view.replicateCols ? 0 : c))];
+        }
     return values;
   }
   /// The host's part of a tensor's values.
   static std::vector<float> crop(const HostView &view, const TensorInfo &tensor,
                                  const std::vector<float> &values) {
     std::vector<float> host;
-    for (int64_t r = 0; r < view.rows(); ++r)
-      for (int64_t c = 0; c < view.cols(); ++c)
-        host.push_back(values[size_t(r * tensor.cols + c)]);
+    int64_t share = tensor.rows / view.batches();
+    for (int64_t b = 0; b < view.batches(); ++b)
+      for (int64_t r = 0; r < view.rows(); ++r)
+        for (int64_t c = 0; c < view.cols(); ++c)
+          host.push_back(values[size_t((b * share + r) * tensor.cols + c)]);
     return host;
   }
 

@@ -48,18 +48,27 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
   for (OpOperand &operand : op->getOpOperands()) {
     bool output = op.isDpsInit(&operand);
     bool broadcast = !output && isRowBroadcast(op, operand);
-    if (!output && !broadcast &&
-        !op.getMatchingIndexingMap(&operand).isIdentity())
+    // A column (rows x 1, read at (i, 0)): every column of its tiles holds
+    // it, so its tile t / colTiles is a whole operand tile.
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    MLIRContext *ctx = op.getContext();
+    bool column = !output && map.getNumResults() == 2 &&
+                  map.getResult(0) == getAffineDimExpr(0, ctx) &&
+                  map.getResult(1) == getAffineConstantExpr(0, ctx);
+    if (!output && !broadcast && !column && !map.isIdentity())
       return op.emitError() << "the tile target reads elementwise operands "
-                               "whole or broadcast along rows; operand #"
+                               "whole or broadcast along rows or columns; "
+                               "operand #"
                             << operand.getOperandNumber() << " is neither";
     FailureOr<BlockArgument> arg = argumentOf(op, operand.get());
     if (failed(arg))
       return failure();
     FailureOr<TensorDecl> t =
-        tensorFor(op, *arg, broadcast ? chip.tileRows : rows, cols, output);
+        tensorFor(op, *arg, broadcast ? chip.tileRows : rows,
+                  column ? chip.tileCols : cols, output);
     if (failed(t))
       return failure();
+    t->replicateCols = column;
     (output ? p.out : p.inputs.emplace_back()) = *t;
     tensors.push_back({arg->getArgNumber(), *t});
   }

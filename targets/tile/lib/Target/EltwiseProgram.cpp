@@ -57,6 +57,8 @@ std::string strata::tile::writeEltwiseProgram(const EltwisePlan &p) {
     std::string ptr = reader.value("tile.cb_write_ptr " + cb);
     std::string page = p.inputs[i].replicateRows
                            ? reader.arith("remui", t, reader.c(p.colTiles))
+                       : p.inputs[i].replicateCols
+                           ? reader.arith("divui", t, reader.c(p.colTiles))
                            : t;
     reader.line(llvm::formatv("tile.noc_read_tile @{0}[{1}] -> {2}",
                               p.inputs[i].name, page, ptr));

@@ -5,8 +5,10 @@
 // binary arithmetic combines two slots into the first, unary functions of
 // the vector engine work in place. GELU in its erf form
 // (0.5 t (1 + erf(t / sqrt 2))) is recognized whole and becomes the vector
-// engine's gelu; max(x, 0) becomes relu and 1 / x recip. Anything else is
-// an error naming the op.
+// engine's gelu; max(x, 0) becomes relu and 1 / x recip. Arithmetic with a
+// constant operand is the vector engine's scalar form (x * 0.5 ->
+// unary_scalar mul, c - x -> rsub, x / c -> mul by 1 / c). Anything else
+// is an error naming the op.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelText.h"
@@ -18,6 +20,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 using namespace mlir;
 using namespace strata::tile;
@@ -73,6 +76,42 @@ Value matchErfGelu(Operation *g, SmallPtrSetImpl<Operation *> &inner) {
   return {};
 }
 
+/// The value of a float constant, if `v` is one.
+std::optional<double> constantValue(Value v) {
+  auto cst = v.getDefiningOp<arith::ConstantOp>();
+  auto value = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
+  if (!value)
+    return std::nullopt;
+  return value.getValueAsDouble();
+}
+
+/// `inst` as x op scalar: the operation's name for tile.unary_scalar, x
+/// and the scalar; "" when no operand is a constant (or the form has no
+/// scalar op, e.g. c / x).
+std::tuple<llvm::StringRef, Value, double> scalarForm(Operation &inst) {
+  if (inst.getNumOperands() != 2)
+    return {"", Value(), 0};
+  Value lhs = inst.getOperand(0), rhs = inst.getOperand(1);
+  std::optional<double> l = constantValue(lhs), r = constantValue(rhs);
+  if (!l == !r)
+    return {"", Value(), 0};
+  Value x = r ? lhs : rhs;
+  double c = r ? *r : *l;
+  if (isa<arith::AddFOp>(inst))
+    return {"add", x, c};
+  if (isa<arith::MulFOp>(inst))
+    return {"mul", x, c};
+  if (isa<arith::SubFOp>(inst))
+    return {r ? "sub" : "rsub", x, c};
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(inst))
+    return {"max", x, c};
+  if (isa<arith::MinimumFOp, arith::MinNumFOp>(inst))
+    return {"min", x, c};
+  if (isa<arith::DivFOp>(inst) && r && *r != 0)
+    return {"mul", x, 1.0 / c};
+  return {"", Value(), 0};
+}
+
 llvm::Error unsupported(Operation *op, llvm::StringRef why) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -82,7 +121,8 @@ llvm::Error unsupported(Operation *op, llvm::StringRef why) {
 } // namespace
 
 llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
-                                                       int firstOperand) {
+                                                       int firstOperand,
+                                                       Operation *end) {
   Expression expr;
   expr.slots = firstOperand;
   Block &body = op.getRegion().front();
@@ -95,12 +135,14 @@ llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
   // Uses outside recognized patterns: an in-place result must not be read
   // again.
   auto uses = [&](Value v) {
-    int count = 0;
+    SmallPtrSet<Operation *, 4> users; // x * x reads x once
     for (Operation *user : v.getUsers())
-      count += !inner.contains(user);
-    return count;
+      if (!inner.contains(user))
+        users.insert(user);
+    return int(users.size());
   };
   DenseMap<Value, int> slotOf;
+  std::set<int> freeSlots;
   // Appends a step; `a` is a Load's operand or a Binary's lhs.
   auto push = [&](Expression::Step::Kind kind, llvm::StringRef op, int a,
                   int rhs, int slot) {
@@ -123,15 +165,23 @@ llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
           return unsupported(user, "reads the accumulator twice");
         return index;
       }
-      int slot = expr.slots++;
+      // A slot freed by an earlier binary op, else a new one.
+      int slot = expr.slots;
+      if (!freeSlots.empty()) {
+        slot = *freeSlots.begin();
+        freeSlots.erase(freeSlots.begin());
+      } else {
+        ++expr.slots;
+      }
       push(Expression::Step::Load, "", index, 0, slot);
       return slot;
     }
     auto it = slotOf.find(v);
     if (it == slotOf.end())
       return unsupported(user, "takes an operand that is not an input or a "
-                               "computed value (constants are not "
-                               "supported on the tile engines)");
+                               "computed value (the tile engines take a "
+                               "constant only as the scalar of add, sub, "
+                               "mul, max, min or a division by it)");
     if (uses(v) > 1)
       return unsupported(user, "reads a value used twice");
     return it->second;
@@ -149,6 +199,16 @@ llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
     if (inner.contains(&inst) || isa<arith::ConstantOp>(inst))
       continue;
     llvm::Error error = llvm::Error::success();
+    if (&inst == end) {
+      Value acc = body.getArgument(unsigned(inputs));
+      Value x =
+          inst.getOperand(0) == acc ? inst.getOperand(1) : inst.getOperand(0);
+      llvm::Expected<int> s = slot(x, &inst);
+      if (!s)
+        return s.takeError();
+      expr.result = *s;
+      break;
+    }
     if (auto yield = dyn_cast<linalg::YieldOp>(inst)) {
       llvm::Expected<int> s = slot(yield.getOperand(0), &inst);
       if (!s)
@@ -165,13 +225,21 @@ llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
                div && isConstant(div.getLhs(), 1.0)) {
       error = unary(&inst, div.getRhs(), "recip");
     } else if (isa<math::ExpOp, arith::NegFOp, math::AbsFOp, math::SqrtOp,
-                   math::RsqrtOp>(inst)) {
+                   math::RsqrtOp, math::TanhOp>(inst)) {
       llvm::StringRef kind = isa<math::ExpOp>(inst)     ? "exp"
                              : isa<arith::NegFOp>(inst) ? "neg"
                              : isa<math::AbsFOp>(inst)  ? "abs"
                              : isa<math::SqrtOp>(inst)  ? "sqrt"
+                             : isa<math::TanhOp>(inst)  ? "tanh"
                                                         : "rsqrt";
       error = unary(&inst, inst.getOperand(0), kind);
+    } else if (auto [kind, x, c] = scalarForm(inst); !kind.empty()) {
+      llvm::Expected<int> s = slot(x, &inst);
+      if (!s)
+        return s.takeError();
+      push(Expression::Step::Scalar, kind, 0, 0, *s);
+      expr.steps.back().scalar = float(c);
+      slotOf[inst.getResult(0)] = *s;
     } else if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp,
                    arith::MaximumFOp>(inst)) {
       llvm::StringRef kind = isa<arith::AddFOp>(inst)   ? "add"
@@ -185,6 +253,9 @@ llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
       if (!rhs)
         return rhs.takeError();
       push(Expression::Step::Binary, kind, *lhs, *rhs, *lhs);
+      // The right operand's value is dead (read once): its slot is free.
+      if (*rhs != *lhs && *rhs >= firstOperand)
+        freeSlots.insert(*rhs);
       slotOf[inst.getResult(0)] = *lhs;
     } else {
       return unsupported(&inst, "has no tile-engine equivalent");
@@ -220,12 +291,10 @@ strata::tile::emitExpression(KernelText &k, const Expression &expr,
     auto it = pending.find(slot);
     if (it == pending.end())
       return llvm::Error::success();
-    if (isBroadcast(it->second))
-      return llvm::createStringError(
-          "a vector broadcast along the columns is used other than as the "
-          "second operand of add, sub, mul or max");
-    k.line(llvm::formatv("tile.unpack_tile @{0}[{1}] -> dst[{2}]",
-                         buffers[it->second], tiles[it->second], dst(slot)));
+    // A vector operand in Dst: the unpacker broadcasts its column 0.
+    k.line(llvm::formatv("tile.unpack_tile @{0}[{1}] -> dst[{2}]{3}",
+                         buffers[it->second], tiles[it->second], dst(slot),
+                         isBroadcast(it->second) ? " bcast col" : ""));
     pending.erase(it);
     return llvm::Error::success();
   };
@@ -260,6 +329,17 @@ strata::tile::emitExpression(KernelText &k, const Expression &expr,
         return error;
       k.line(llvm::formatv("tile.unary {0} dst[{1}]", step.op, dst(step.slot)));
       break;
+    case Expression::Step::Scalar: {
+      if (llvm::Error error = use(step.slot))
+        return error;
+      // The immediate in hexadecimal: exactly the f32 value.
+      llvm::APFloat value(step.scalar);
+      k.line(llvm::formatv(
+          "tile.unary_scalar {0} dst[{1}], 0x{2}", step.op, dst(step.slot),
+          llvm::utohexstr(value.bitcastToAPInt().getZExtValue(),
+                          /*LowerCase=*/false, 8)));
+      break;
+    }
     }
   }
   return use(expr.result);
@@ -274,6 +354,8 @@ std::string strata::tile::declareTensor(const TensorDecl &tensor) {
     attrs += ">";
     if (tensor.replicateRows)
       attrs += ", replicate_rows";
+    if (tensor.replicateCols)
+      attrs += ", replicate_cols";
     attrs += "}";
   }
   return llvm::formatv("  tile.dram_tensor @{0} {1}{2} : "

@@ -40,8 +40,8 @@ mlir::FailureOr<TensorDecl> tensorFor(mlir::Operation *user,
 /// The function argument `v` is, or failure with a message at `user`.
 mlir::FailureOr<mlir::BlockArgument> argumentOf(mlir::Operation *user,
                                                 mlir::Value v);
-/// True when `operand` of `op` is indexed by the last loop only: a row
-/// broadcast along the rows of a 2-D iteration space.
+/// True when `operand` of `op` is indexed by the last loop only (leading
+/// dimensions, if any, by 0): a row broadcast along the rows.
 bool isRowBroadcast(mlir::linalg::GenericOp op, mlir::OpOperand &operand);
 /// The op's scratchpad schedule, or failure (reported).
 mlir::FailureOr<Schedule> scratchpadScheduleOf(mlir::linalg::LinalgOp op);
@@ -50,10 +50,11 @@ mlir::FailureOr<Schedule> scratchpadScheduleOf(mlir::linalg::LinalgOp op);
 mlir::LogicalResult unsupportedFunction(mlir::func::FuncOp fn,
                                         mlir::Operation *op);
 
-/// A zero fill, a matmul and an optional elementwise epilogue.
+/// A zero fill, a matmul or batch matmul and an optional elementwise
+/// epilogue.
 mlir::FailureOr<std::string>
 lowerMatmulFunction(const LoweringTarget &target, mlir::func::FuncOp fn,
-                    mlir::linalg::FillOp fill, mlir::linalg::MatmulOp matmul,
+                    mlir::linalg::FillOp fill, mlir::linalg::LinalgOp matmul,
                     mlir::linalg::LinalgOp epilogueOp);
 /// One elementwise op.
 mlir::FailureOr<std::string> lowerEltwiseFunction(const LoweringTarget &target,

@@ -48,10 +48,10 @@ FailureOr<TensorDecl> strata::tile::tensorFor(Operation *user,
   auto type = dyn_cast<MemRefType>(arg.getType());
   Type element = type ? type.getElementType() : Type();
   if (!type || !type.hasStaticShape() ||
-      !(element.isBF16() || element.isF32()) || type.getRank() > 2)
+      !(element.isBF16() || element.isF32()) || type.getRank() > 3)
     return user->emitError()
-           << "the tile target reads 1-D or 2-D bf16 or f32 tensors of static "
-              "shape; argument #"
+           << "the tile target reads 1-D, 2-D or batches of 2-D bf16 or f32 "
+              "tensors of static shape; argument #"
            << arg.getArgNumber() << " is " << arg.getType();
   TensorDecl t;
   t.name = "arg" + std::to_string(arg.getArgNumber());
@@ -60,9 +60,10 @@ FailureOr<TensorDecl> strata::tile::tensorFor(Operation *user,
   t.cols = cols;
   t.type = element.isBF16() ? "bf16" : "f32";
   ArrayRef<int64_t> shape = type.getShape();
-  if (type.getRank() == 1 || shape[0] != rows || shape[1] != cols)
+  // A vector (or a batch of one row) fills every row: a bias.
+  t.replicateRows = type.getNumElements() == shape.back() && rows > 1;
+  if (type.getRank() != 2 || shape[0] != rows || shape[1] != cols)
     t.hostShape.assign(shape.begin(), shape.end());
-  t.replicateRows = type.getRank() == 1;
   return t;
 }
 
@@ -79,8 +80,19 @@ FailureOr<BlockArgument> strata::tile::argumentOf(Operation *user, Value v) {
 /// broadcast along the rows of a 2-D iteration space.
 bool strata::tile::isRowBroadcast(linalg::GenericOp op, OpOperand &operand) {
   AffineMap map = op.getMatchingIndexingMap(&operand);
-  return op.getNumLoops() == 2 && map.getNumResults() == 1 &&
-         map.getResult(0) == getAffineDimExpr(1, op.getContext());
+  unsigned loops = op.getNumLoops();
+  if (loops < 2 || map.getNumResults() < 1 ||
+      map.getResults().back() != getAffineDimExpr(loops - 1, op.getContext()))
+    return false;
+  // Leading dimensions of size one (a [1, 1, n] bias of a batch of one)
+  // index 0, or a loop that takes only 0.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  return llvm::all_of(map.getResults().drop_back(), [&](AffineExpr e) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      return ranges[dim.getPosition()] == 1;
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    return c && c.getValue() == 0;
+  });
 }
 
 GridProgram strata::tile::gridProgram(func::FuncOp fn, const TileChip &chip) {
@@ -121,9 +133,12 @@ namespace {
 FailureOr<std::string> lowerFunction(const LoweringTarget &target,
                                      func::FuncOp fn) {
   SmallVector<linalg::LinalgOp> ops;
+  Operation *copy = nullptr; // row programs take copies of fills
   for (Operation &op : fn.getBody().front()) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       ops.push_back(linalgOp);
+    else if (isa<memref::CopyOp>(op))
+      copy = copy ? copy : &op;
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
                   arith::ConstantOp>(op))
       return unsupportedFunction(fn, &op);
@@ -131,19 +146,33 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
   auto opAt = [&](size_t i) {
     return i < ops.size() ? ops[i].getOperation() : nullptr;
   };
-  if (ops.size() <= 3 && isa_and_nonnull<linalg::FillOp>(opAt(0)) &&
-      isa_and_nonnull<linalg::MatmulOp>(opAt(1)))
-    return lowerMatmulFunction(target, fn,
-                               cast<linalg::FillOp>(ops[0].getOperation()),
-                               cast<linalg::MatmulOp>(ops[1].getOperation()),
-                               ops.size() == 3 ? ops[2] : linalg::LinalgOp());
+  if (!copy && ops.size() <= 3 && isa_and_nonnull<linalg::FillOp>(opAt(0)) &&
+      isa_and_nonnull<linalg::MatmulOp, linalg::BatchMatmulOp>(opAt(1)))
+    return lowerMatmulFunction(
+        target, fn, cast<linalg::FillOp>(ops[0].getOperation()), ops[1],
+        ops.size() == 3 ? ops[2] : linalg::LinalgOp());
+  // A product among other reductions and passes (attention): one program
+  // per function cannot hold them.
+  auto product = llvm::find_if(ops, [](linalg::LinalgOp op) {
+    return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation());
+  });
+  if (product != ops.end())
+    return product->emitError()
+           << "the tile target lowers a matrix product only with a zero "
+              "fill and an optional elementwise epilogue in its function; "
+              "this function has "
+           << ops.size()
+           << " ops (a chain of products, reductions and passes, such as "
+              "attention, would need one program per part)";
   bool reduces = llvm::any_of(
       ops, [](linalg::LinalgOp op) { return op.getNumReductionLoops() > 0; });
-  if (ops.size() == 1 && isa<linalg::GenericOp>(opAt(0)) && !reduces)
+  if (!copy && ops.size() == 1 && isa<linalg::GenericOp>(opAt(0)) && !reduces)
     return lowerEltwiseFunction(target, fn,
                                 cast<linalg::GenericOp>(ops[0].getOperation()));
   if (reduces)
     return lowerRowFunction(target, fn, ops);
+  if (copy)
+    return unsupportedFunction(fn, copy);
   return unsupportedFunction(fn, ops.empty() ? nullptr
                                              : ops.front().getOperation());
 }
@@ -189,8 +218,8 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
     IRRewriter rewriter(module.getContext());
     SmallVector<linalg::LinalgOp> named;
     module.walk([&](linalg::LinalgOp op) {
-      if (!isa<linalg::GenericOp, linalg::MatmulOp, linalg::FillOp>(
-              op.getOperation()))
+      if (!isa<linalg::GenericOp, linalg::MatmulOp, linalg::BatchMatmulOp,
+               linalg::FillOp>(op.getOperation()))
         named.push_back(op);
     });
     for (linalg::LinalgOp op : named) {

@@ -20,7 +20,7 @@ using namespace strata::tile;
 
 FailureOr<std::string>
 strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
-                                  linalg::FillOp fill, linalg::MatmulOp matmul,
+                                  linalg::FillOp fill, linalg::LinalgOp matmul,
                                   linalg::LinalgOp epilogueOp) {
   const TileChip &chip = target.chip;
   Value product = matmul.getDpsInits()[0];
@@ -32,26 +32,30 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
   FailureOr<Schedule> s = scratchpadScheduleOf(matmul);
   if (failed(s))
     return failure();
-  if (s->registerTile[0] != chip.tileRows ||
-      s->registerTile[1] != chip.tileCols ||
-      s->registerTile[2] != chip.tileCols)
+  MatmulPlan p;
+  auto shape = [](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
+  // Leading dimensions of a batch matmul: one product per index.
+  size_t lead = shape(product).size() - 2;
+  for (size_t d = 0; d < lead; ++d)
+    p.batch *= shape(product)[d];
+  const std::vector<int64_t> &reg = s->registerTile;
+  if (reg[lead] != chip.tileRows || reg[lead + 1] != chip.tileCols ||
+      reg[lead + 2] != chip.tileCols)
     return matmul.emitError()
            << "the schedule's matrix tile does not match the chip's "
            << chip.tileRows << "x" << chip.tileCols << " tiles";
-  MatmulPlan p;
   p.name = fn.getSymName().str();
   p.fidelity = target.fidelity;
   p.tileRows = chip.tileRows;
   p.tileCols = chip.tileCols;
-  auto shape = [](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
-  int64_t m = shape(product)[0], n = shape(product)[1],
-          k = shape(matmul.getInputs()[0])[1];
+  int64_t m = shape(product)[lead], n = shape(product)[lead + 1],
+          k = shape(matmul.getDpsInputs()[0])[lead + 1];
   const std::vector<int64_t> &block = s->tiles.front().sizes;
-  p.mb = block[0] / chip.tileRows;
-  p.nb = block[1] / chip.tileCols;
-  p.kb = block[2] / chip.tileCols;
-  int64_t perRow = s->grid[0] / chip.tileRows,
-          perCol = s->grid[1] / chip.tileCols;
+  p.mb = block[lead] / chip.tileRows;
+  p.nb = block[lead + 1] / chip.tileCols;
+  p.kb = block[lead + 2] / chip.tileCols;
+  int64_t perRow = s->grid[lead] / chip.tileRows,
+          perCol = s->grid[lead + 1] / chip.tileCols;
   if (p.mb < 1 || p.nb < 1 || p.kb < 1 || perRow % p.mb || perCol % p.nb)
     return matmul.emitError() << "malformed scratchpad schedule: blocks "
                                  "must be whole tiles dividing the grid's";
@@ -61,6 +65,10 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
     return matmul.emitError()
            << "the schedule needs " << p.rows << "x" << p.cols
            << " cores; the grid has " << chip.rows << "x" << chip.cols;
+  // The batch's products on separate rows of cores, as many at once as
+  // divide the batch (the scratchpad model's groups).
+  for (p.groups = std::min(chip.rows / p.rows, p.batch); p.batch % p.groups;)
+    --p.groups;
   p.mt = p.rows * perRow;
   p.nt = p.cols * perCol;
   p.kt = ceilDiv(ceilDiv(k, chip.tileCols), p.kb) * p.kb;
@@ -134,16 +142,22 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
     tensors.push_back({arg->getArgNumber(), *t});
     return success();
   };
-  if (failed(add(matmul.getInputs()[0], p.mt * chip.tileRows,
-                 p.kt * chip.tileCols, false, p.a)) ||
-      failed(add(matmul.getInputs()[1], p.kt * chip.tileRows,
-                 p.nt * chip.tileCols, false, p.b)) ||
-      failed(
-          add(result, p.mt * chip.tileRows, p.nt * chip.tileCols, true, p.c)))
+  int64_t stacked = p.batch * chip.tileRows; // a batch's matrices, stacked
+  if (failed(add(matmul.getDpsInputs()[0], p.mt * stacked, p.kt * chip.tileCols,
+                 false, p.a)) ||
+      failed(add(matmul.getDpsInputs()[1], p.kt * stacked, p.nt * chip.tileCols,
+                 false, p.b)) ||
+      failed(add(result, p.mt * stacked, p.nt * chip.tileCols, true, p.c)))
     return failure();
   if (p.a.type != p.b.type)
     return matmul.emitError() << "the tile target multiplies operands of "
                                  "one element type";
+  // The requested fidelity when the operands' intrinsic runs at it, else
+  // its most precise one (f32 operands: HiFi4 only, every TF32 bit).
+  auto listed = chip.fidelitiesByType.find(p.a.type);
+  if (listed != chip.fidelitiesByType.end() && !listed->second.empty() &&
+      !llvm::is_contained(listed->second, p.fidelity))
+    p.fidelity = listed->second.back();
   llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
   for (auto &[index, t] : tensors)
     p.tensors.push_back(t);

@@ -15,6 +15,10 @@
 //            activation on the vector engine), to @out.
 // The buffers are the ones the core's schedule accounted for: A and B
 // double-buffered, the block's partial sums, two output rows.
+// A batch matmul's products are stacked in the tensors (product i's tile
+// rows follow product i - 1's); `groups` of them run at once, group g on
+// the core rows [g * rows, (g + 1) * rows), whose multicasts stay inside
+// the group, in rounds until the batch is done.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelText.h"
@@ -27,6 +31,13 @@ int64_t tileBytes(const TensorDecl &t, int64_t tileElements) {
   return tileElements * (t.type == "bf16" ? 2 : 4);
 }
 
+/// Where a core is: its row and column on the grid, its row inside its
+/// group of rows (`local`), the group's first row (`first`, "" for 0) and
+/// the group (`group`, "" for 0).
+struct Coords {
+  std::string row, col, local, first, group;
+};
+
 /// Reads a block of `rows` x `cols` tiles of `tensor` starting at tile
 /// (row0, col0) into the reserved slots at `ptr`, then, when `multicast`,
 /// runs the sender's or a receiver's side of the handshake.
@@ -34,13 +45,20 @@ void readBlock(KernelText &k, const MatmulPlan &p, const TensorDecl &tensor,
                const std::string &ptr, const std::string &row0,
                const std::string &col0, int64_t rows, int64_t cols,
                int64_t tensorCols, bool multicast, const std::string &prefix,
-               const std::string &row, const std::string &col, bool alongRow) {
+               const Coords &at, bool alongRow) {
+  const std::string &row = at.row, &col = at.col;
+  // Rows of the group: from its first row (k.c(0) for one group).
+  auto groupRow = [&](int64_t offset) {
+    if (at.first.empty())
+      return k.c(offset);
+    return offset ? k.add(at.first, k.c(offset)) : at.first;
+  };
   int64_t bytes = tileBytes(tensor, p.tileRows * p.tileCols);
   int64_t sharers = alongRow ? p.cols : p.rows;
   multicast = multicast && sharers > 1;
   std::string sender;
   if (multicast) {
-    sender = k.cmp("eq", alongRow ? col : row, k.c(0));
+    sender = k.cmp("eq", alongRow ? col : at.local, k.c(0));
     k.beginIf(sender);
   }
   std::string i = k.beginFor(rows);
@@ -60,7 +78,8 @@ void readBlock(KernelText &k, const MatmulPlan &p, const TensorDecl &tensor,
         alongRow
             ? llvm::formatv("cores [{0}, {1}]-[{0}, {2}]", row, k.c(1), last)
                   .str()
-            : llvm::formatv("cores [{0}, {1}]-[{2}, {1}]", k.c(1), col, last)
+            : llvm::formatv("cores [{0}, {1}]-[{2}, {1}]", groupRow(1), col,
+                            groupRow(sharers - 1))
                   .str();
     k.line(llvm::formatv("tile.sem_wait @{0}_ready, {1}", prefix, last));
     k.line(llvm::formatv("tile.sem_set @{0}_ready, {1}", prefix, k.c(0)));
@@ -72,7 +91,7 @@ void readBlock(KernelText &k, const MatmulPlan &p, const TensorDecl &tensor,
     k.orElse();
     std::string senderCore =
         alongRow ? llvm::formatv("[{0}, {1}]", row, k.c(0)).str()
-                 : llvm::formatv("[{0}, {1}]", k.c(0), col).str();
+                 : llvm::formatv("[{0}, {1}]", groupRow(0), col).str();
     k.line(llvm::formatv("tile.sem_set @{0}_valid, {1}", prefix, k.c(0)));
     k.line(llvm::formatv("tile.sem_inc @{0}_ready core {1}, {2}", prefix,
                          senderCore, k.c(1)));
@@ -83,9 +102,9 @@ void readBlock(KernelText &k, const MatmulPlan &p, const TensorDecl &tensor,
 
 /// The sender of a multicast operand starts with its own @*_valid set: the
 /// semaphore multicast sends the sender's value.
-void initSender(KernelText &k, const std::string &row, const std::string &col,
-                bool alongRow, const std::string &prefix) {
-  std::string sender = k.cmp("eq", alongRow ? col : row, k.c(0));
+void initSender(KernelText &k, const Coords &at, bool alongRow,
+                const std::string &prefix) {
+  std::string sender = k.cmp("eq", alongRow ? at.col : at.local, k.c(0));
   k.beginIf(sender);
   k.line(llvm::formatv("tile.sem_set @{0}_valid, {1}", prefix, k.c(1)));
   k.end();
@@ -115,22 +134,46 @@ void drainBlock(KernelText &k, const MatmulPlan &p, const std::string &row0,
   k.end();
 }
 
-/// Blocks each core computes, and how many of them along n.
+/// Blocks each core computes per product, how many of them along n, and
+/// in all (over its products of the batch).
 int64_t blocksAlongN(const MatmulPlan &p) { return p.nt / (p.cols * p.nb); }
-int64_t blocksPerCore(const MatmulPlan &p) {
+int64_t blocksPerProduct(const MatmulPlan &p) {
   return p.mt / (p.rows * p.mb) * blocksAlongN(p);
 }
+int64_t blocksPerCore(const MatmulPlan &p) {
+  return blocksPerProduct(p) * (p.batch / p.groups);
+}
 
-/// The first output tile (row, column) of this core's block `b` (blocks
-/// numbered row-major).
-std::pair<std::string, std::string>
-blockOrigin(KernelText &k, const MatmulPlan &p, const std::string &b,
-            const std::string &row, const std::string &col) {
+/// This core's block `b`: the product of the batch it belongs to ("" for
+/// a single product) and its first output tile (row in the product,
+/// column); blocks numbered row-major, product after product.
+struct Origin {
+  std::string product, row0, col0;
+};
+Origin blockOrigin(KernelText &k, const MatmulPlan &p, const std::string &b,
+                   const Coords &at) {
   int64_t rn = blocksAlongN(p);
-  std::string bi = k.arith("divui", b, k.c(rn));
-  std::string bj = k.arith("remui", b, k.c(rn));
-  return {k.mul(k.add(k.mul(bi, k.c(p.rows)), row), k.c(p.mb)),
-          k.mul(k.add(k.mul(bj, k.c(p.cols)), col), k.c(p.nb))};
+  Origin o;
+  std::string inProduct = b;
+  if (p.batch > 1) {
+    std::string round = k.arith("divui", b, k.c(blocksPerProduct(p)));
+    inProduct = k.arith("remui", b, k.c(blocksPerProduct(p)));
+    o.product = k.mul(round, k.c(p.groups));
+    if (!at.group.empty())
+      o.product = k.add(o.product, at.group);
+  }
+  std::string bi = k.arith("divui", inProduct, k.c(rn));
+  std::string bj = k.arith("remui", inProduct, k.c(rn));
+  o.row0 = k.mul(k.add(k.mul(bi, k.c(p.rows)), at.local), k.c(p.mb));
+  o.col0 = k.mul(k.add(k.mul(bj, k.c(p.cols)), at.col), k.c(p.nb));
+  return o;
+}
+
+/// Tile row `row` of product `product` in a tensor whose products are
+/// `rowsPer` tile rows each.
+std::string stackedRow(KernelText &k, const std::string &product,
+                       const std::string &row, int64_t rowsPer) {
+  return product.empty() ? row : k.add(k.mul(product, k.c(rowsPer)), row);
 }
 
 /// One k step of an operand: reserve its slots in `cb`, read (and
@@ -140,37 +183,45 @@ void stageBlock(KernelText &k, const MatmulPlan &p, const std::string &cb,
                 const TensorDecl &tensor, const std::string &row0,
                 const std::string &col0, int64_t rows, int64_t cols,
                 int64_t tensorCols, bool multicast, const std::string &prefix,
-                const std::string &row, const std::string &col, bool alongRow) {
+                const Coords &at, bool alongRow) {
   k.line(llvm::formatv("tile.cb_reserve_back @{0}, {1}", cb, k.c(rows * cols)));
   std::string ptr = k.value("tile.cb_write_ptr @" + cb);
   readBlock(k, p, tensor, ptr, row0, col0, rows, cols, tensorCols, multicast,
-            prefix, row, col, alongRow);
+            prefix, at, alongRow);
   k.line(llvm::formatv("tile.cb_push_back @{0}, {1}", cb, k.c(rows * cols)));
 }
 
 /// The start of a data-movement kernel: the core's coordinates (returned),
 /// the sender's semaphore when the operand is multicast, and the loop over
 /// this core's blocks (its variable returned in `block`).
-std::pair<std::string, std::string>
-beginBlocks(KernelText &k, const MatmulPlan &p, bool multicast, bool alongRow,
-            const std::string &prefix, std::string &block) {
-  std::string row = k.value("tile.core_row"), col = k.value("tile.core_col");
+Coords beginBlocks(KernelText &k, const MatmulPlan &p, bool multicast,
+                   bool alongRow, const std::string &prefix,
+                   std::string &block) {
+  Coords at;
+  at.row = k.value("tile.core_row");
+  at.col = k.value("tile.core_col");
+  at.local = at.row;
+  if (p.groups > 1) {
+    at.group = k.arith("divui", at.row, k.c(p.rows));
+    at.first = k.mul(at.group, k.c(p.rows));
+    at.local = k.arith("subi", at.row, at.first);
+  }
   if (multicast)
-    initSender(k, row, col, alongRow, prefix);
+    initSender(k, at, alongRow, prefix);
   block = k.beginFor(blocksPerCore(p));
-  return {row, col};
+  return at;
 }
 
 // The reader sends A.
 std::string reader(const MatmulPlan &p, const std::string &range) {
   KernelText k;
   std::string b;
-  auto [row, col] =
-      beginBlocks(k, p, multicastsA(p), /*alongRow=*/true, "a", b);
-  auto [row0, col0] = blockOrigin(k, p, b, row, col);
+  Coords at = beginBlocks(k, p, multicastsA(p), /*alongRow=*/true, "a", b);
+  Origin o = blockOrigin(k, p, b, at);
+  std::string row0 = stackedRow(k, o.product, o.row0, p.mt);
   std::string s = k.beginFor(p.kt / p.kb);
   stageBlock(k, p, "in0", p.a, row0, k.mul(s, k.c(p.kb)), p.mb, p.kb, p.kt,
-             p.multicastA, "a", row, col, /*alongRow=*/true);
+             p.multicastA, "a", at, /*alongRow=*/true);
   k.end();
   k.end();
   return k.str("tile.kernel reader " + range);
@@ -182,28 +233,26 @@ std::string reader(const MatmulPlan &p, const std::string &range) {
 std::string writer(const MatmulPlan &p, const std::string &range) {
   KernelText k;
   std::string b;
-  auto [row, col] =
-      beginBlocks(k, p, multicastsB(p), /*alongRow=*/false, "b", b);
-  auto [row0, col0] = blockOrigin(k, p, b, row, col);
+  Coords at = beginBlocks(k, p, multicastsB(p), /*alongRow=*/false, "b", b);
+  Origin o = blockOrigin(k, p, b, at);
   // The block's row of each epilogue input (a bias), once per block.
   for (size_t e = 0; e < p.epilogueInputs.size(); ++e)
     stageBlock(k, p, "ep" + std::to_string(e), p.epilogueInputs[e], k.c(0),
-               col0, 1, p.nb, p.nt, false, "", row, col, false);
+               o.col0, 1, p.nb, p.nt, false, "", at, false);
   std::string s = k.beginFor(p.kt / p.kb);
-  stageBlock(k, p, "in1", p.b, k.mul(s, k.c(p.kb)), col0, p.kb, p.nb, p.nt,
-             p.multicastB, "b", row, col, /*alongRow=*/false);
+  stageBlock(k, p, "in1", p.b,
+             stackedRow(k, o.product, k.mul(s, k.c(p.kb)), p.kt), o.col0, p.kb,
+             p.nb, p.nt, p.multicastB, "b", at, /*alongRow=*/false);
   k.beginIf(k.cmp("eq", s, k.c(0)));
   k.beginIf(k.cmp("ugt", b, k.c(0)));
-  auto [prevRow0, prevCol0] =
-      blockOrigin(k, p, k.arith("subi", b, k.c(1)), row, col);
-  drainBlock(k, p, prevRow0, prevCol0);
+  Origin prev = blockOrigin(k, p, k.arith("subi", b, k.c(1)), at);
+  drainBlock(k, p, stackedRow(k, prev.product, prev.row0, p.mt), prev.col0);
   k.end();
   k.end();
   k.end();
   k.end();
-  auto [lastRow0, lastCol0] =
-      blockOrigin(k, p, k.c(blocksPerCore(p) - 1), row, col);
-  drainBlock(k, p, lastRow0, lastCol0);
+  Origin last = blockOrigin(k, p, k.c(blocksPerCore(p) - 1), at);
+  drainBlock(k, p, stackedRow(k, last.product, last.row0, p.mt), last.col0);
   return k.str("tile.kernel writer " + range);
 }
 
@@ -294,8 +343,8 @@ std::string compute(const MatmulPlan &p, const std::string &range) {
 } // namespace
 
 std::string strata::tile::writeMatmulProgram(const MatmulPlan &p) {
-  std::string range =
-      llvm::formatv("cores [0, 0]-[{0}, {1}]", p.rows - 1, p.cols - 1);
+  std::string range = llvm::formatv("cores [0, 0]-[{0}, {1}]",
+                                    p.groups * p.rows - 1, p.cols - 1);
   auto tile = [&](const std::string &type) {
     return llvm::formatv("!tile.tile<{0}x{1}x{2}>", p.tileRows, p.tileCols,
                          type)

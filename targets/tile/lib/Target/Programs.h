@@ -19,7 +19,8 @@ namespace strata::tile {
 
 /// A DRAM tensor of a program: `rows` x `cols` elements (whole tiles); the
 /// host's shape when it differs (the runtime pads with zeros, or repeats a
-/// 1-D row in every row with `replicateRows`, and crops outputs).
+/// 1-D row in every row with `replicateRows`, a column in every column with
+/// `replicateCols`, and crops outputs).
 struct TensorDecl {
   std::string name;
   bool output = false;
@@ -27,6 +28,7 @@ struct TensorDecl {
   std::string type; // bf16 or f32
   std::vector<int64_t> hostShape;
   bool replicateRows = false;
+  bool replicateCols = false; // a column [rows x 1] fills every column
 };
 
 /// An elementwise computation on Dst slots: operand 0.. are tiles of the
@@ -34,9 +36,11 @@ struct TensorDecl {
 /// in slot 0), each step one tile op.
 struct Expression {
   struct Step {
-    enum Kind { Load, Binary, Unary } kind = Load;
-    int operand = 0; // Load: which operand
-    std::string op;  // Binary: add, sub, mul, max; Unary: exp, gelu, ...
+    enum Kind { Load, Binary, Unary, Scalar } kind = Load;
+    int operand = 0;  // Load: which operand
+    std::string op;   // Binary: add, sub, mul, max; Unary: exp, gelu, ...;
+                      // Scalar: add, sub, rsub, mul, max, min
+    float scalar = 0; // Scalar: the immediate (in place, like Unary)
     int lhs = 0, rhs = 0;
     int slot = 0; // the result's slot (Unary: in place)
   };
@@ -47,9 +51,12 @@ struct Expression {
 
 /// Translates the body of an elementwise linalg.generic whose inputs are
 /// operands `firstOperand`... (inputs before it are already in slots
-/// 0..firstOperand-1); an error names the op the tile engines lack.
+/// 0..firstOperand-1); an error names the op the tile engines lack. With
+/// `end` (a reduction's combining op), the expression stops there and
+/// computes the combine's operand other than the accumulator.
 llvm::Expected<Expression> translateBody(mlir::linalg::GenericOp op,
-                                         int firstOperand);
+                                         int firstOperand,
+                                         mlir::Operation *end = nullptr);
 
 /// C = epilogue(A x B) on a rows x cols block of cores.
 struct MatmulPlan {
@@ -58,11 +65,13 @@ struct MatmulPlan {
   TensorDecl a, b, c;
   std::vector<TensorDecl> epilogueInputs; // row-broadcast (bias) tensors
   Expression epilogue;                    // empty steps: none
-  int64_t mt = 0, nt = 0, kt = 0;         // padded extents, in tiles
-  int64_t rows = 1, cols = 1;             // cores used
-  int64_t mb = 1, nb = 1, kb = 1;         // block and k step, in tiles
-  int64_t stages = 2;                     // copies of A's and B's blocks
-  int64_t subblock = 1;                   // output tiles per Dst acquire
+  int64_t batch = 1;  // products (a batch matmul), stacked in the tensors
+  int64_t groups = 1; // products at once, each on its own rows of cores
+  int64_t mt = 0, nt = 0, kt = 0; // padded extents, in tiles
+  int64_t rows = 1, cols = 1;     // cores used
+  int64_t mb = 1, nb = 1, kb = 1; // block and k step, in tiles
+  int64_t stages = 2;             // copies of A's and B's blocks
+  int64_t subblock = 1;           // output tiles per Dst acquire
   bool multicastA = false, multicastB = false;
   int64_t tileRows = 32, tileCols = 32;
   std::string fidelity;
@@ -119,8 +128,9 @@ std::string declareTensor(const TensorDecl &tensor);
 /// The Dst ops of `expr` for one output tile: operand k is tile
 /// `tiles[k]` of buffer `buffers[k]`, slots are counted from `base` (an
 /// index value; "" for 0). Operands marked in `broadcast` hold a vector in
-/// column 0 of their tile, broadcast along the columns: they may only be
-/// the second operand of a binary op whose first is an operand too.
+/// column 0 of their tile, broadcast along the columns: the second operand
+/// of a tile.binary when the first is an operand too, else unpacked to Dst
+/// with the unpacker's broadcast.
 class KernelText;
 llvm::Error emitExpression(KernelText &k, const Expression &expr,
                            const std::vector<std::string> &buffers,

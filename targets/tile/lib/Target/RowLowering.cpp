@@ -2,8 +2,12 @@
 //--------------------------===//
 //
 // A function of row reductions (sum from 0, max from -inf) and elementwise
-// passes over the rows of one 2-D shape, as S1 makes of a softmax,
-// becomes the row program (RowProgram.cpp).
+// passes over the rows of one 2-D shape, as S1 makes of a softmax or a
+// layernorm, becomes the row program (RowProgram.cpp). Operands are 2-D
+// tensors, per-row vectors (results of reductions, indexed (i)) and
+// per-column vectors read from DRAM (gamma, beta: indexed (j)). A
+// reduction whose body computes before combining (sum of (x - mean)^2)
+// is two steps: an elementwise pass into a row buffer, then its reduction.
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionLowering.h"
@@ -29,6 +33,7 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
   DenseMap<Value, Value> fills;          // memref -> fill value
   SmallVector<std::pair<int64_t, TensorDecl>> tensors;
   int64_t rows = -1, cols = -1;
+  SmallVector<int64_t> shape; // of the 2-D tensors (leading dims: a batch)
   // A vector takes one tile, a row `rowsHeld` rows of tiles.
   auto addBuffer = [&](std::string name, std::string type, bool vector,
                        int64_t rowsHeld) {
@@ -37,21 +42,25 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     return name;
   };
   // The buffer holding `v`'s contents; a function argument not written
-  // yet is an input read from DRAM.
+  // yet is an input read from DRAM (a per-column vector: its tiles hold it
+  // in every row, the same tiles for every row of the program).
+  enum class Kind { Whole, PerRow, PerColumn };
   auto bufferOf = [&](Operation *user, Value v,
-                      bool vector) -> FailureOr<std::string> {
+                      Kind kind) -> FailureOr<std::string> {
     auto it = contents.find(v);
     if (it != contents.end())
       return it->second;
     FailureOr<BlockArgument> arg = argumentOf(user, v);
     if (failed(arg))
       return failure();
-    if (vector)
+    if (kind == Kind::PerRow)
       return user->emitError() << "the tile target reads row programs' "
-                                  "vectors from the program itself, not "
-                                  "from DRAM";
-    FailureOr<TensorDecl> t =
-        tensorFor(user, *arg, p.rowTiles * p.tileRows, cols, false);
+                                  "per-row vectors from the program itself, "
+                                  "not from DRAM";
+    FailureOr<TensorDecl> t = tensorFor(
+        user, *arg,
+        kind == Kind::PerColumn ? p.tileRows : p.rowTiles * p.tileRows, cols,
+        false);
     if (failed(t))
       return failure();
     // Two rows: the reader fetches the next row during this one.
@@ -62,6 +71,61 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     contents[v] = name;
     return name;
   };
+  // The step's operands: 2-D tensors whole, per-row and per-column vectors.
+  auto operandsOf = [&](linalg::GenericOp generic,
+                        RowPlan::Step &step) -> LogicalResult {
+    MLIRContext *ctx = generic.getContext();
+    for (OpOperand *operand : generic.getDpsInputOperands()) {
+      AffineMap map = generic.getMatchingIndexingMap(operand);
+      unsigned loops = generic.getNumLoops();
+      // Per row: indexed by every loop but the last (the row's).
+      bool perRow = map.getNumResults() + 1 == loops || loops == 1;
+      for (unsigned d = 0; perRow && d < map.getNumResults(); ++d)
+        perRow = map.getResult(d) == getAffineDimExpr(d, ctx);
+      bool perColumn = loops >= 2 && map.getNumResults() == 1 &&
+                       map.getResult(0) == getAffineDimExpr(loops - 1, ctx);
+      if (!map.isIdentity() && !perRow && !perColumn)
+        return generic.emitError()
+               << "the tile target's row programs read operands whole or "
+                  "as a value per row or per column; operand #"
+               << operand->getOperandNumber() << " is none of these";
+      FailureOr<std::string> buffer = bufferOf(generic, operand->get(),
+                                               perRow      ? Kind::PerRow
+                                               : perColumn ? Kind::PerColumn
+                                                           : Kind::Whole);
+      if (failed(buffer))
+        return failure();
+      step.operands.push_back(*buffer);
+    }
+    return success();
+  };
+  // The elementwise part of `generic` (up to `end`, its reduction's
+  // combine) as a step.
+  auto elementwise = [&](linalg::GenericOp generic, Operation *end,
+                         RowPlan::Step &step) -> LogicalResult {
+    llvm::Expected<Expression> expr = translateBody(generic, 0, end);
+    if (!expr)
+      return generic.emitError() << "cannot run on the tile engines: "
+                                 << llvm::toString(expr.takeError());
+    if (expr->slots > target.dstTiles())
+      return generic.emitError()
+             << "the expression needs " << expr->slots
+             << " Dst tiles; one acquire gives " << target.dstTiles();
+    step.expression = *expr;
+    return operandsOf(generic, step);
+  };
+  // A copy of a filled buffer (bufferization's, when two reductions start
+  // from one fill) is filled the same; any other copy is not lowered.
+  for (auto copy : fn.getBody().getOps<memref::CopyOp>()) {
+    linalg::FillOp fill;
+    for (linalg::LinalgOp op : ops)
+      if (auto f = dyn_cast<linalg::FillOp>(op.getOperation());
+          f && f.getDpsInits()[0] == copy.getSource())
+        fill = f;
+    if (!fill)
+      return unsupportedFunction(fn, copy);
+    fills[copy.getTarget()] = fill.getInputs()[0];
+  }
   auto last = llvm::find_if(llvm::reverse(ops), [](linalg::LinalgOp op) {
     return isa<linalg::GenericOp>(op.getOperation());
   });
@@ -77,10 +141,21 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     auto outType = cast<MemRefType>(out.getType());
     if (rows < 0) {
       auto in = dyn_cast<MemRefType>(generic.getInputs()[0].getType());
-      if (!in || in.getRank() != 2)
+      if (!in || in.getRank() < 2)
         return unsupportedFunction(fn, op);
-      rows = in.getShape()[0];
-      cols = in.getShape()[1];
+      // A batch of 2-D tensors is one, its matrices stacked: exactly, when
+      // a matrix is whole tile-rows.
+      shape.assign(in.getShape().begin(), in.getShape().end());
+      cols = shape.back();
+      rows = 1;
+      for (int64_t d : ArrayRef<int64_t>(shape).drop_back())
+        rows *= d;
+      if (shape.size() > 2 && shape[shape.size() - 2] % chip.tileRows)
+        return generic.emitError()
+               << "the tile target's row programs stack a batch of matrices "
+                  "of whole tile-rows: "
+               << shape[shape.size() - 2] << " rows are not a multiple of "
+               << chip.tileRows;
       if (cols % chip.tileCols)
         return generic.emitError()
                << "the tile target reduces rows of whole tiles: " << cols
@@ -89,17 +164,18 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
       p.rowTiles = ceilDiv(rows, chip.tileRows);
       p.colTiles = cols / chip.tileCols;
     }
-    // Every operand is a rows x cols tensor or a value per row.
+    // Every operand is a rows x cols tensor or a value per row or column.
     for (Value operand : generic->getOperands()) {
       auto type = cast<MemRefType>(operand.getType());
-      if (type.getShape() != ArrayRef<int64_t>{rows, cols} &&
-          type.getShape() != ArrayRef<int64_t>{rows})
+      if (type.getShape() != ArrayRef<int64_t>(shape) &&
+          type.getShape() != ArrayRef<int64_t>(shape).drop_back() &&
+          type.getShape() != ArrayRef<int64_t>{cols})
         return generic.emitError()
                << "the tile target's row programs work on " << rows << "x"
-               << cols << " tensors and vectors of " << rows
+               << cols << " tensors and vectors of " << rows << " or " << cols
                << " values; an operand is " << operand.getType();
     }
-    bool vectorResult = outType.getRank() == 1;
+    bool vectorResult = outType.getRank() + 1 == int64_t(shape.size());
     RowPlan::Step step;
     if (generic.getNumReductionLoops() > 0) {
       // out[i] = combine(in[i, j], out[i]) from a fill of the identity.
@@ -117,43 +193,38 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
                             : initFloat.getValue().isNaN() ||
                                   initFloat.getValue().isInfinity() ||
                                   initFloat.getValueAsDouble() < -1e30);
-      if ((!max && !sum) || !identity || generic.getNumLoops() != 2 ||
-          !vectorResult)
+      Value acc = generic.getBody()->getArgument(generic.getNumDpsInputs());
+      bool combines = combine && combine->getNumOperands() == 2 &&
+                      llvm::is_contained(combine->getOperands(), acc);
+      if ((!max && !sum) || !identity || !combines ||
+          generic.getNumLoops() != shape.size() || !vectorResult)
         return generic.emitError()
                << "the tile target reduces rows by sum (from 0) or max "
                   "(from -inf) into a vector";
-      FailureOr<std::string> src =
-          bufferOf(generic, generic.getInputs()[0], false);
+      Value x = combine->getOperand(0) == acc ? combine->getOperand(1)
+                                              : combine->getOperand(0);
+      auto xArg = dyn_cast<BlockArgument>(x);
+      FailureOr<std::string> src;
+      if (xArg && xArg.getArgNumber() == 0 &&
+          generic.getMatchingIndexingMap(generic.getDpsInputOperand(0))
+              .isIdentity()) {
+        src = bufferOf(generic, generic.getInputs()[0], Kind::Whole);
+      } else {
+        // What is reduced is computed first, into a row buffer.
+        RowPlan::Step prefix;
+        if (failed(elementwise(generic, combine, prefix)))
+          return failure();
+        prefix.result =
+            addBuffer("r" + std::to_string(p.steps.size()), "f32", false, 1);
+        p.steps.push_back(prefix);
+        src = prefix.result;
+      }
       if (failed(src))
         return failure();
       step.reduce = max ? "max" : "sum";
       step.operands = {*src};
-    } else {
-      llvm::Expected<Expression> expr = translateBody(generic, 0);
-      if (!expr)
-        return generic.emitError() << "cannot run on the tile engines: "
-                                   << llvm::toString(expr.takeError());
-      if (expr->slots > target.dstTiles())
-        return generic.emitError()
-               << "the expression needs " << expr->slots
-               << " Dst tiles; one acquire gives " << target.dstTiles();
-      step.expression = *expr;
-      for (OpOperand *operand : generic.getDpsInputOperands()) {
-        AffineMap map = generic.getMatchingIndexingMap(operand);
-        bool vector =
-            map.getNumResults() == 1 &&
-            map.getResult(0) == getAffineDimExpr(0, generic.getContext());
-        if (!map.isIdentity() && !vector)
-          return generic.emitError()
-                 << "the tile target's row programs read operands whole or "
-                    "as a value per row; operand #"
-                 << operand->getOperandNumber() << " is neither";
-        FailureOr<std::string> buffer =
-            bufferOf(generic, operand->get(), vector);
-        if (failed(buffer))
-          return failure();
-        step.operands.push_back(*buffer);
-      }
+    } else if (failed(elementwise(generic, nullptr, step))) {
+      return failure();
     }
     if (op == *last) {
       if (vectorResult)

@@ -4,7 +4,8 @@
 // L1 while the compute kernel makes its passes over it: a reduction
 // (tile.reduce of every tile of the row into column 0 of one Dst tile,
 // packed to a vector buffer), or an elementwise pass (each tile through
-// the expression, a vector operand broadcast along the columns). Every
+// the expression, a per-row vector operand broadcast along the columns; a
+// per-column vector is a row of tiles read from DRAM for each row). Every
 // buffer is filled once per row and freed at its end; the inputs' buffers
 // hold two rows so the reader fetches the next row during this one.
 //
@@ -60,8 +61,11 @@ llvm::Expected<std::string> strata::tile::writeRowProgram(const RowPlan &p) {
     std::string first = reader.mul(r, reader.c(p.colTiles));
     std::string t = reader.beginFor(p.colTiles);
     int64_t bytes = p.tileRows * p.tileCols * (tensor.type == "bf16" ? 2 : 4);
+    // A per-column vector (every row of its tiles the same) is read again
+    // for each row.
+    std::string page = tensor.replicateRows ? t : reader.add(first, t);
     reader.line(llvm::formatv("tile.noc_read_tile @{0}[{1}] -> {2}",
-                              tensor.name, reader.add(first, t),
+                              tensor.name, page,
                               reader.add(ptr, reader.mul(t, reader.c(bytes)))));
     reader.end();
     reader.line("tile.noc_read_barrier");

@@ -66,11 +66,15 @@ enum class VectorOp : uint8_t {
   Rsqrt,
   Neg,
   Abs,
+  Tanh,
+  Min,
+  Rsub, ///< y - x (a scalar minus the tile)
 };
+constexpr int kVectorOps = int(VectorOp::Rsub) + 1;
 inline const char *vectorOpName(VectorOp op) {
-  static const char *const names[] = {"add",  "sub",   "mul",  "max",
-                                      "exp",  "recip", "gelu", "relu",
-                                      "sqrt", "rsqrt", "neg",  "abs"};
+  static const char *const names[] = {"add",   "sub",  "mul",  "max",  "exp",
+                                      "recip", "gelu", "relu", "sqrt", "rsqrt",
+                                      "neg",   "abs",  "tanh", "min",  "rsub"};
   return names[int(op)];
 }
 

@@ -82,13 +82,26 @@ enum class BroadcastKind : uint8_t { None, Col, Row, Scalar };
 void eltwiseBinary(VectorOp op, const float *a, const float *b, float *out,
                    int64_t rows, int64_t cols, BroadcastKind broadcast);
 
+/// Fills a row-major tile from its column 0 (Col), row 0 (Row) or element
+/// (0, 0) (Scalar); None leaves it.
+void broadcastTile(float *x, int64_t rows, int64_t cols,
+                   BroadcastKind broadcast);
+
 /// x = f(x) for a unary VectorOp.
 void eltwiseUnary(VectorOp op, float *x, int64_t count);
+
+/// x = x op scalar (Add, Sub, Rsub: scalar - x, Mul, Max, Min).
+void eltwiseScalar(VectorOp op, float *x, int64_t count, float scalar);
 
 /// Accumulates a row (`rows` = true: each row into column 0) or column
 /// reduction of `a` into `acc` (sum adds, max keeps the maximum).
 void reduceAccumulate(bool max, bool rows, const float *a, float *acc,
                       int64_t numRows, int64_t numCols);
+
+/// Keeps `bits` explicit mantissa bits of every element, dropping the rest
+/// toward zero: what the matrix engine's source registers hold of an f32
+/// operand (TF32: 10 bits). NaN stays NaN.
+void truncateMantissa(float *x, int64_t count, int64_t bits);
 
 /// Rounds every element to bf16 precision (a bf16 accumulator).
 void roundTileToBf16(float *x, int64_t count);

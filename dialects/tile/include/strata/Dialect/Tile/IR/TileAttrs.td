@@ -46,10 +46,18 @@ def Tile_BinaryKindAttr : EnumAttr<Tile_Dialect, Tile_BinaryKind, "binary">;
 def Tile_UnaryKind : I32Enum<"UnaryKind", "elementwise unary operation", [
     I32EnumCase<"exp", 0>, I32EnumCase<"recip", 1>, I32EnumCase<"gelu", 2>,
     I32EnumCase<"relu", 3>, I32EnumCase<"sqrt", 4>, I32EnumCase<"rsqrt", 5>,
-    I32EnumCase<"neg", 6>, I32EnumCase<"abs", 7>]> {
+    I32EnumCase<"neg", 6>, I32EnumCase<"abs", 7>, I32EnumCase<"tanh", 8>]> {
   let cppNamespace = "::strata::tile";
 }
 def Tile_UnaryKindAttr : EnumAttr<Tile_Dialect, Tile_UnaryKind, "unary">;
+
+def Tile_ScalarKind : I32Enum<"ScalarKind",
+    "elementwise operation with a scalar operand", [
+    I32EnumCase<"add", 0>, I32EnumCase<"sub", 1>, I32EnumCase<"rsub", 2>,
+    I32EnumCase<"mul", 3>, I32EnumCase<"max", 4>, I32EnumCase<"min", 5>]> {
+  let cppNamespace = "::strata::tile";
+}
+def Tile_ScalarKindAttr : EnumAttr<Tile_Dialect, Tile_ScalarKind, "scalar">;
 
 def Tile_ReduceKind : I32Enum<"ReduceKind", "reduction operation", [
     I32EnumCase<"sum", 0>, I32EnumCase<"max", 1>]> {

@@ -15,6 +15,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,11 @@ struct TileChip {
   std::vector<std::string> fidelities;
   /// Element types the matrix intrinsics take as A operands.
   std::vector<std::string> matrixTypes;
+  /// Per A operand type, the mantissa bits the matrix engine keeps of each
+  /// input element (absent: all of the type's; f32 read as TF32: 10).
+  std::map<std::string, int64_t> inputMantissaBits;
+  /// Per A operand type, the fidelities of its intrinsics (in order).
+  std::map<std::string, std::vector<std::string>> fidelitiesByType;
 
   /// Tiles of Dst one acquire gives (half of Dst when double-buffered).
   int64_t dstCapacity(bool f32) const;

@@ -84,8 +84,18 @@ def Tile_BinaryOp : Tile_ComputeOp<"binary"> {
 
 def Tile_UnpackTileOp : Tile_ComputeOp<"unpack_tile"> {
   let summary = "Dst[dst] = a tile of a circular buffer (unpack, copy)";
-  let arguments = (ins FlatSymbolRefAttr:$cb, Index:$index, Index:$dst);
-  let assemblyFormat = "$cb `[` $index `]` `->` `dst` `[` $dst `]` attr-dict";
+  let description = [{
+    With `bcast col` the tile's column 0 fills every column of the Dst tile
+    (a per-row value, as a row reduction leaves it), `bcast row` its row 0
+    every row, `bcast scalar` its element (0, 0) the whole tile: the
+    unpacker's broadcast, so that a per-row value can be a Dst operand.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$cb, Index:$index, Index:$dst,
+                       DefaultValuedAttr<Tile_BroadcastAttr,
+                           "::strata::tile::Broadcast::none">:$bcast);
+  let assemblyFormat = [{
+    $cb `[` $index `]` `->` `dst` `[` $dst `]` (`bcast` `` $bcast^)? attr-dict
+  }];
 }
 
 def Tile_ReduceOp : Tile_ComputeOp<"reduce"> {
@@ -111,10 +121,22 @@ def Tile_ReduceOp : Tile_ComputeOp<"reduce"> {
 def Tile_UnaryOp : Tile_ComputeOp<"unary"> {
   let summary = "Dst[dst] = f(Dst[dst]) on the vector engine";
   let description = [{
-    exp, recip (1/x), gelu (tanh form), relu, sqrt, rsqrt, neg, abs.
+    exp, recip (1/x), gelu (tanh form), relu, sqrt, rsqrt, neg, abs, tanh.
   }];
   let arguments = (ins Tile_UnaryKindAttr:$kind, Index:$dst);
   let assemblyFormat = "`` $kind `dst` `[` $dst `]` attr-dict";
+}
+
+def Tile_UnaryScalarOp : Tile_ComputeOp<"unary_scalar"> {
+  let summary = "Dst[dst] = Dst[dst] op scalar on the vector engine";
+  let description = [{
+    `tile.unary_scalar mul dst[%d], 5.000000e-01` multiplies every element
+    of Dst tile `%d` by the f32 immediate, in place: add, sub (x - s), rsub
+    (s - x), mul, max, min. The scalar is an operand of the vector engine's
+    instruction, not a tile in a buffer.
+  }];
+  let arguments = (ins Tile_ScalarKindAttr:$kind, Index:$dst, F32Attr:$scalar);
+  let assemblyFormat = "`` $kind `dst` `[` $dst `]` `,` $scalar attr-dict";
 }
 
 def Tile_BinaryDstOp : Tile_ComputeOp<"binary_dst"> {
