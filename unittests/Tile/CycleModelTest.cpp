@@ -300,3 +300,13 @@ TEST(CycleModel, ErrorsInsteadOfGuesses) {
                 .find("/target_options/vector_instructions"),
             std::string::npos);
 }
+
+TEST(CycleModelParams, TransposingUnpackAddsAnEnginePass) {
+  // An f32 tile: max(1024 / 128, 4096 / 256) = 16 cycles; transposed, one
+  // more pass of the engine over the tile (8).
+  CycleModelParams p = n150();
+  EXPECT_DOUBLE_EQ(p.unpackCycles(1024, 4096, /*transpose=*/false), 16.0);
+  EXPECT_DOUBLE_EQ(p.unpackCycles(1024, 4096, /*transpose=*/true), 24.0);
+  // A bf16 tile: the engine's pass (8) is longer than the read (2048 / 256).
+  EXPECT_DOUBLE_EQ(p.unpackCycles(1024, 2048, /*transpose=*/true), 16.0);
+}

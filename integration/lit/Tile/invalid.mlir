@@ -371,3 +371,33 @@ tile.program @semaphore_not_on_core {
     tile.sem_set @s, %c0
   }
 }
+
+// -----
+
+tile.program @transpose_rectangle {
+  tile.circular_buffer @a cores [0, 0]-[0, 0] : !tile.cb<2x!tile.tile<16x32xbf16>>
+  tile.kernel compute cores [0, 0]-[0, 0] {
+    %c0 = arith.constant 0 : index
+    tile.acquire_dst
+    // expected-error @+1 {{transposes square tiles only; @a holds 16x32 tiles}}
+    tile.unpack_tile @a[%c0] -> dst[%c0] transpose
+    tile.commit_dst
+    tile.wait_dst
+    tile.release_dst
+  }
+}
+
+// -----
+
+tile.program @transpose_broadcast {
+  tile.circular_buffer @a cores [0, 0]-[0, 0] : !tile.cb<2x!tile.tile<32x32xbf16>>
+  tile.kernel compute cores [0, 0]-[0, 0] {
+    %c0 = arith.constant 0 : index
+    tile.acquire_dst
+    // expected-error @+1 {{cannot both transpose and broadcast}}
+    tile.unpack_tile @a[%c0] -> dst[%c0] bcast col transpose
+    tile.commit_dst
+    tile.wait_dst
+    tile.release_dst
+  }
+}

@@ -138,6 +138,17 @@ LogicalResult verifyUse(Operation *op, KernelOp kernel,
              << " holds " << a.getElementType() << " tiles, @" << matmul.getB()
              << " holds " << b.getElementType() << " tiles";
   }
+  // The transposing unpack swaps rows and columns in place of the Dst
+  // tile: square tiles, and no broadcast on top.
+  if (auto unpack = dyn_cast<UnpackTileOp>(op);
+      unpack && unpack.getTranspose()) {
+    if (tileOf(0).getRows() != tileOf(0).getCols())
+      return op->emitOpError()
+             << "transposes square tiles only; @" << unpack.getCb() << " holds "
+             << shapeString(tileOf(0)) << " tiles";
+    if (unpack.getBcast() != Broadcast::none)
+      return op->emitOpError() << "cannot both transpose and broadcast";
+  }
   if (auto binary = dyn_cast<BinaryOp>(op)) {
     if (tileOf(0).getRows() != tileOf(1).getRows() ||
         tileOf(0).getCols() != tileOf(1).getCols())

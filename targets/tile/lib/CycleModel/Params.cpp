@@ -118,6 +118,12 @@ CycleModelParams::fromDescription(const hw::Description &d) {
   return p;
 }
 
+double CycleModelParams::unpackCycles(double tileElements, double bytes,
+                                      bool transpose) const {
+  double pass = tileElements / engineElementsPerCycle;
+  return std::max(pass, bytes / l1BytesPerCycle) + (transpose ? pass : 0.0);
+}
+
 double CycleModelParams::nocRate(double bytes) const {
   const auto &first = nocCurve.front(), &last = nocCurve.back();
   if (bytes <= first.first)

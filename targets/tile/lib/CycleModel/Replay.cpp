@@ -251,7 +251,8 @@ struct Replay {
       return compute(std::max(cost, unpack));
     }
     case EventKind::Unpack:
-      return compute(std::max(tileElements / p.engineElementsPerCycle, unpack));
+      return compute(
+          p.unpackCycles(tileElements, double(event.bytes), event.op == 1));
     case EventKind::Reduce: {
       std::string type = kernel.matmulType.empty() ? p.intrinsics.front().aType
                                                    : kernel.matmulType;

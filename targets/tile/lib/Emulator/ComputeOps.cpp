@@ -208,10 +208,16 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
           return fail();
         broadcastTile(c, chip.tileRows, chip.tileCols,
                       broadcastOf(o.getBcast()));
+        // transpose_wh_tile: square tiles (the verifier checks).
+        if (o.getTranspose())
+          for (int64_t r = 0; r < chip.tileRows; ++r)
+            for (int64_t q = r + 1; q < chip.tileCols; ++q)
+              std::swap(c[r * chip.tileCols + q], c[q * chip.tileCols + r]);
         written(o.getDst()) = 1;
         finish(c);
         Event event{EventKind::Unpack};
         event.bytes = bytes;
+        event.op = o.getTranspose() ? 1 : 0;
         record(inst, event);
         return Step::Next;
       })

@@ -3,7 +3,8 @@
 //
 // One elementwise linalg op over 2-D tensors (and rows broadcast along
 // the rows) becomes the elementwise program (EltwiseProgram.cpp); its
-// buffers hold the schedule's tiles per step, twice.
+// buffers hold the schedule's tiles per step, twice. A transpose (of a
+// matrix or a batch of them) is that program with transposed reads.
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionLowering.h"
@@ -16,10 +17,82 @@ using namespace mlir;
 using namespace strata;
 using namespace strata::tile;
 
+namespace {
+/// True when `op` copies its one input with the last two dimensions
+/// swapped (a linalg.transpose of a matrix or of a batch of matrices, as
+/// generalized): out[.., i, j] = in[.., j, i].
+bool isTranspose(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 || op.getNumLoops() < 2 ||
+      op.getNumLoops() > 3)
+    return false;
+  unsigned n = op.getNumLoops();
+  SmallVector<unsigned> swapped;
+  for (unsigned d = 0; d < n; ++d)
+    swapped.push_back(d);
+  std::swap(swapped[n - 2], swapped[n - 1]);
+  AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  return out.isIdentity() &&
+         in == AffineMap::getPermutationMap(swapped, op.getContext()) &&
+         yield.getValues().size() == 1 &&
+         yield.getValues()[0] == op.getBody()->getArgument(0);
+}
+
+/// A transpose: output tile (r, c) of each matrix is input tile (c, r)
+/// transposed while unpacking; the matrices of a batch are stacked, each
+/// whole tiles (padding would land inside the other matrix's tiles).
+FailureOr<std::string> lowerTranspose(const LoweringTarget &target,
+                                      func::FuncOp fn, linalg::GenericOp op) {
+  const TileChip &chip = target.chip;
+  FailureOr<Schedule> s = scratchpadScheduleOf(op);
+  if (failed(s))
+    return failure();
+  ArrayRef<int64_t> shape =
+      cast<MemRefType>(op.getDpsInits()[0].getType()).getShape();
+  int64_t batch = shape.size() == 3 ? shape[0] : 1;
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  if (rows % chip.tileRows || cols % chip.tileCols ||
+      chip.tileRows != chip.tileCols)
+    return op.emitError() << "the tile target transposes matrices of whole "
+                             "square tiles; this one is "
+                          << rows << "x" << cols << " for " << chip.tileRows
+                          << "x" << chip.tileCols << " tiles";
+  EltwisePlan p;
+  static_cast<GridProgram &>(p) = gridProgram(fn, chip);
+  p.transpose = true;
+  p.batchRowTiles = rows / chip.tileRows;
+  p.rowTiles = batch * p.batchRowTiles;
+  p.colTiles = cols / chip.tileCols;
+  p.depth =
+      2 * std::max<int64_t>(1, s->tiles.front().sizes.back() / chip.tileCols);
+  SmallVector<std::pair<int64_t, TensorDecl>> tensors;
+  for (OpOperand &operand : op->getOpOperands()) {
+    bool output = op.isDpsInit(&operand);
+    FailureOr<BlockArgument> arg = argumentOf(op, operand.get());
+    if (failed(arg))
+      return failure();
+    FailureOr<TensorDecl> t = tensorFor(
+        op, *arg, batch * (output ? rows : cols), output ? cols : rows, output);
+    if (failed(t))
+      return failure();
+    (output ? p.out : p.inputs.emplace_back()) = *t;
+    tensors.push_back({arg->getArgNumber(), *t});
+  }
+  llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
+  for (auto &[index, t] : tensors)
+    p.tensors.push_back(t);
+  return writeEltwiseProgram(p);
+}
+} // namespace
+
 FailureOr<std::string>
 strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
                                    func::FuncOp fn, linalg::GenericOp op) {
   const TileChip &chip = target.chip;
+  if (isTranspose(op))
+    return lowerTranspose(target, fn, op);
   if (op.getNumReductionLoops() != 0 || op.getNumLoops() != 2 ||
       op.getNumDpsInits() != 1)
     return unsupportedFunction(fn, op);

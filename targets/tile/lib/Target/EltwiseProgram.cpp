@@ -5,7 +5,8 @@
 // matching tile of every input (of a row-broadcast input, the tile of its
 // column), the compute kernel evaluates the expression in Dst and packs the
 // result, the writer writes it. Buffers hold `depth` tiles, so reads run
-// ahead of the compute kernel.
+// ahead of the compute kernel. A transpose reads the input tile at the
+// transposed position and transposes it while unpacking (transpose_wh_tile).
 //
 //===----------------------------------------------------------------------===//
 #include "KernelText.h"
@@ -60,6 +61,17 @@ std::string strata::tile::writeEltwiseProgram(const EltwisePlan &p) {
                        : p.inputs[i].replicateCols
                            ? reader.arith("divui", t, reader.c(p.colTiles))
                            : t;
+    if (p.transpose) {
+      // Output tile (b, r, c) reads input tile (b, c, r).
+      int64_t matrix = p.batchRowTiles * p.colTiles;
+      std::string b = reader.arith("divui", t, reader.c(matrix));
+      std::string w = reader.arith("remui", t, reader.c(matrix));
+      std::string r = reader.arith("divui", w, reader.c(p.colTiles));
+      std::string c = reader.arith("remui", w, reader.c(p.colTiles));
+      page = reader.add(reader.add(reader.mul(b, reader.c(matrix)),
+                                   reader.mul(c, reader.c(p.batchRowTiles))),
+                        r);
+    }
     reader.line(llvm::formatv("tile.noc_read_tile @{0}[{1}] -> {2}",
                               p.inputs[i].name, page, ptr));
   }
@@ -78,7 +90,12 @@ std::string strata::tile::writeEltwiseProgram(const EltwisePlan &p) {
         llvm::formatv("tile.cb_wait_front @in{0}, {1}", i, compute.c(1)));
   }
   compute.line("tile.acquire_dst");
-  llvm::cantFail(emitExpression(compute, p.expression, buffers, tiles, ""));
+  if (p.transpose)
+    compute.line(llvm::formatv("tile.unpack_tile @in0[{0}] -> dst[{0}] "
+                               "transpose",
+                               compute.c(0)));
+  else
+    llvm::cantFail(emitExpression(compute, p.expression, buffers, tiles, ""));
   compute.line("tile.commit_dst");
   compute.line("tile.wait_dst");
   compute.line("tile.cb_reserve_back @out, " + compute.c(1));

@@ -93,6 +93,11 @@ struct EltwisePlan : GridProgram {
   Expression expression;
   int64_t rowTiles = 0, colTiles = 0; // of the output
   int64_t depth = 2;                  // tiles each buffer holds
+  /// A transpose (the expression copies its one input): output tile (r, c)
+  /// of matrix b is the transpose of input tile (c, r) of matrix b, the
+  /// matrices stacked, `batchRowTiles` tile-rows of the output each.
+  bool transpose = false;
+  int64_t batchRowTiles = 0;
 };
 std::string writeEltwiseProgram(const EltwisePlan &plan);
 

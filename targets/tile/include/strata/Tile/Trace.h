@@ -88,7 +88,7 @@ struct EventRef {
 struct Event {
   explicit Event(EventKind kind) : kind(kind) {}
   EventKind kind;
-  uint8_t op = 0;     ///< VectorOp for Vector events
+  uint8_t op = 0;     ///< VectorOp for Vector events; Unpack: 1 transposes
   int32_t count = 0;  ///< tiles (circular-buffer events)
   int64_t bytes = 0;  ///< bytes moved (NoC, pack, unpack)
   int32_t peer = -1;  ///< DRAM bank or core index

@@ -92,6 +92,11 @@ struct CycleModelParams {
   llvm::Expected<double> matmulCycles(const std::string &type,
                                       const std::string &acc,
                                       const std::string &fidelity) const;
+  /// Cycles of unpacking a tile of `bytes` to Dst: the engine's pass over
+  /// the tile or the L1 read, whichever is longer; a transposing unpack
+  /// (transpose_wh_tile) adds one more pass of the engine over the tile
+  /// (the transpose inside the faces).
+  double unpackCycles(double tileElements, double bytes, bool transpose) const;
   /// Hops from core `from` to core `to` (indices row * cols + col) on NoC
   /// `noc` (0 or 1: opposite directions on a torus).
   int64_t hops(int64_t from, int64_t to, int noc) const;

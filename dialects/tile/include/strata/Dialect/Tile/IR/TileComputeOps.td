@@ -89,12 +89,17 @@ def Tile_UnpackTileOp : Tile_ComputeOp<"unpack_tile"> {
     (a per-row value, as a row reduction leaves it), `bcast row` its row 0
     every row, `bcast scalar` its element (0, 0) the whole tile: the
     unpacker's broadcast, so that a per-row value can be a Dst operand.
+    With `transpose` the Dst tile is the buffer tile's transpose (the
+    chip's `transpose_wh_tile`: the unpacker swaps the faces, the vector
+    engine transposes inside them); square tiles only, no broadcast.
   }];
   let arguments = (ins FlatSymbolRefAttr:$cb, Index:$index, Index:$dst,
                        DefaultValuedAttr<Tile_BroadcastAttr,
-                           "::strata::tile::Broadcast::none">:$bcast);
+                           "::strata::tile::Broadcast::none">:$bcast,
+                       UnitAttr:$transpose);
   let assemblyFormat = [{
-    $cb `[` $index `]` `->` `dst` `[` $dst `]` (`bcast` `` $bcast^)? attr-dict
+    $cb `[` $index `]` `->` `dst` `[` $dst `]` (`bcast` `` $bcast^)?
+    (`transpose` $transpose^)? attr-dict
   }];
 }
 
