@@ -310,3 +310,44 @@ TEST(CycleModelParams, TransposingUnpackAddsAnEnginePass) {
   // A bf16 tile: the engine's pass (8) is longer than the read (2048 / 256).
   EXPECT_DOUBLE_EQ(p.unpackCycles(1024, 2048, /*transpose=*/true), 16.0);
 }
+
+TEST(CycleModel, ProgramsInOrderAddUp) {
+  // Two programs one after the other: times, work and each kind's bound
+  // add; the bound is the largest sum (DRAM 50 + 10 > compute 30 + 20).
+  CycleReport a, b;
+  a.chip = b.chip = "tile-wormhole-n150";
+  a.clockHz = b.clockHz = 1e9;
+  a.gridCores = b.gridCores = 64;
+  a.dramBytesPerCycle = b.dramBytesPerCycle = 288;
+  a.cycles = 100;
+  a.matmuls = 4;
+  a.matmulFlops = 4 * 65536;
+  a.fidelity = "HiFi4";
+  a.matrixBusy = 256;
+  a.lofiCyclesPerMatmul = 16;
+  a.dramBytes = 1000;
+  a.computeBound = 30;
+  a.nocBound = 5;
+  a.dramBound = 50;
+  a.bound = "dram";
+  b.cycles = 60;
+  b.dramBytes = 500;
+  b.computeBound = 20;
+  b.nocBound = 40;
+  b.dramBound = 10;
+  b.bound = "noc";
+  CycleReport sum = sequenceReport({a, b});
+  EXPECT_DOUBLE_EQ(sum.cycles, 160.0);
+  EXPECT_EQ(sum.matmuls, 4);
+  EXPECT_EQ(sum.fidelity, "HiFi4");
+  EXPECT_DOUBLE_EQ(sum.matrixBusy, 256.0);
+  EXPECT_DOUBLE_EQ(sum.lofiCyclesPerMatmul, 16.0);
+  EXPECT_DOUBLE_EQ(sum.dramBytes, 1500.0);
+  EXPECT_DOUBLE_EQ(sum.computeBound, 50.0);
+  EXPECT_DOUBLE_EQ(sum.nocBound, 45.0);
+  EXPECT_DOUBLE_EQ(sum.dramBound, 60.0);
+  EXPECT_EQ(sum.bound, "dram");
+  EXPECT_DOUBLE_EQ(sum.matrixUtilization(), 256.0 / (160.0 * 64));
+  EXPECT_DOUBLE_EQ(sum.dramUtilization(), 1500.0 / (160.0 * 288));
+  EXPECT_TRUE(sum.cores.empty());
+}

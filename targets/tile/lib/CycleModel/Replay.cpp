@@ -404,6 +404,38 @@ struct Replay {
 
 double CoreCycles::end() const { return std::max({reader, compute, writer}); }
 
+CycleReport strata::tile::sequenceReport(llvm::ArrayRef<CycleReport> parts) {
+  CycleReport sum;
+  double lofi = 0;
+  for (const CycleReport &part : parts) {
+    sum.chip = part.chip;
+    sum.clockHz = part.clockHz;
+    sum.gridCores = part.gridCores;
+    sum.dramBytesPerCycle = part.dramBytesPerCycle;
+    sum.cycles += part.cycles;
+    sum.matmuls += part.matmuls;
+    sum.matmulFlops += part.matmulFlops;
+    if (part.matmuls > 0 && sum.fidelity.empty())
+      sum.fidelity = part.fidelity;
+    else if (part.matmuls > 0 && sum.fidelity != part.fidelity)
+      sum.fidelity += "/" + part.fidelity;
+    sum.matrixBusy += part.matrixBusy;
+    lofi += double(part.matmuls) * part.lofiCyclesPerMatmul;
+    sum.dramBytes += part.dramBytes;
+    sum.nocBytes += part.nocBytes;
+    sum.computeBound += part.computeBound;
+    sum.nocBound += part.nocBound;
+    sum.dramBound += part.dramBound;
+  }
+  sum.lofiCyclesPerMatmul = sum.matmuls > 0 ? lofi / double(sum.matmuls) : 0;
+  sum.bound = "compute";
+  if (sum.nocBound > sum.computeBound)
+    sum.bound = "noc";
+  if (sum.dramBound > std::max(sum.computeBound, sum.nocBound))
+    sum.bound = "dram";
+  return sum;
+}
+
 double CycleReport::matrixUtilization() const {
   return cycles > 0 ? matrixBusy / (cycles * double(gridCores)) : 0.0;
 }

@@ -16,6 +16,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstring>
+#include <map>
 
 using namespace mlir;
 using namespace strata;
@@ -44,7 +45,19 @@ public:
     context.printOpOnDiagnostic(false);
   }
   bool hasFunction(llvm::StringRef entry) const override {
-    return const_cast<TileExecutable *>(this)->find(entry) != nullptr;
+    auto *self = const_cast<TileExecutable *>(this);
+    return self->find(entry) != nullptr || !self->parts(entry).empty();
+  }
+  /// The programs of a function the compiler split (`part_of`), in the
+  /// order they run: the module's.
+  std::vector<ProgramOp> parts(llvm::StringRef entry) {
+    std::vector<ProgramOp> found;
+    module->walk([&](ProgramOp program) {
+      if (auto of = program->getAttrOfType<StringAttr>("part_of");
+          of && of.getValue() == entry)
+        found.push_back(program);
+    });
+    return found;
   }
   ProgramOp find(llvm::StringRef entry) {
     ProgramOp found;
@@ -134,8 +147,12 @@ public:
                      llvm::ArrayRef<Buffer *> args) override {
     auto &tileExecutable = static_cast<TileExecutable &>(executable);
     ProgramOp program = tileExecutable.find(signature.name);
-    if (!program)
-      return llvm::createStringError("no tile.program @" + signature.name);
+    if (!program) {
+      std::vector<ProgramOp> parts = tileExecutable.parts(signature.name);
+      if (parts.empty())
+        return llvm::createStringError("no tile.program @" + signature.name);
+      return launchSequence(tileExecutable, parts, signature, args);
+    }
     DiagnosticText diagnostics(tileExecutable.context);
     FailureOr<std::unique_ptr<Emulator>> created =
         Emulator::create(program, chip);
@@ -204,6 +221,125 @@ public:
   }
 
   std::unique_ptr<Timer> createTimer() override;
+
+  static const char *formatName(TileFormat format) {
+    return format == TileFormat::BF16 ? "bf16" : "f32";
+  }
+
+  /// Runs the programs of a split function in order. Each DRAM tensor's
+  /// `bind` names what it holds: the function's argument "argN" or a
+  /// scratch tensor; the runtime keeps every such tensor (host-shaped,
+  /// so each program pads it to its own tiles) from the program that
+  /// writes it to those that read it, and copies the function's outputs
+  /// back at the end. The report sums the programs' predictions.
+  llvm::Error launchSequence(TileExecutable &executable,
+                             llvm::ArrayRef<ProgramOp> programs,
+                             const Signature &signature,
+                             llvm::ArrayRef<Buffer *> args) {
+    struct Held {
+      std::vector<float> values; // host-shaped
+      std::vector<int64_t> shape;
+      TileFormat format = TileFormat::F32;
+    };
+    std::map<std::string, Held> held;
+    size_t numInputs = signature.inputs.size();
+    if (args.size() != numInputs + signature.outputs.size())
+      return llvm::createStringError(llvm::formatv(
+          "@{0}: the launch gives {1} buffers for {2} tensors", signature.name,
+          args.size(), numInputs + signature.outputs.size()));
+    auto specOf = [&](size_t arg) -> const TensorSpec & {
+      return arg < numInputs ? signature.inputs[arg]
+                             : signature.outputs[arg - numInputs];
+    };
+    auto formatOf = [](ElementType type) {
+      return type == ElementType::BF16 ? TileFormat::BF16 : TileFormat::F32;
+    };
+    for (size_t i = 0; i < numInputs; ++i) {
+      TensorInfo info;
+      info.format = formatOf(signature.inputs[i].type);
+      held["arg" + std::to_string(i)] = {
+          toFloats(info, signature.inputs[i].numElements(), *args[i]),
+          signature.inputs[i].shape, info.format};
+    }
+    DiagnosticText diagnostics(executable.context);
+    std::vector<CycleReport> reports;
+    std::string lines;
+    for (ProgramOp program : programs) {
+      std::string name = program.getSymName().str();
+      FailureOr<std::unique_ptr<Emulator>> created =
+          Emulator::create(program, chip);
+      if (failed(created))
+        return diagnostics.error("cannot run @" + name);
+      Emulator &emulator = **created;
+      std::vector<std::pair<const TensorInfo *, std::string>> outputs;
+      for (const TensorInfo &tensor : emulator.tensors()) {
+        auto decl = dyn_cast_or_null<DramTensorOp>(
+            SymbolTable::lookupSymbolIn(program, tensor.name));
+        auto bind = decl ? decl->getAttrOfType<StringAttr>("bind") : nullptr;
+        if (!bind)
+          return llvm::createStringError("tensor @" + tensor.name + " of @" +
+                                         name + " binds to nothing");
+        HostView view = hostView(program, tensor);
+        if (tensor.role == TensorInfo::Role::Output) {
+          outputs.push_back({&tensor, bind.str()});
+          continue;
+        }
+        auto it = held.find(bind.str());
+        if (it == held.end())
+          return llvm::createStringError("@" + name + " reads @" + bind.str() +
+                                         " before any program writes it");
+        if (it->second.shape != view.shape ||
+            it->second.format != tensor.format)
+          return llvm::createStringError(llvm::formatv(
+              "@{0} reads @{1} as {2}x{3}; it holds {4}x{5}", name, bind.str(),
+              view.str(), formatName(tensor.format),
+              HostView{it->second.shape}.str(), formatName(it->second.format)));
+        if (failed(emulator.writeTensor(tensor.name,
+                                        pad(view, tensor, it->second.values))))
+          return diagnostics.error("cannot write @" + tensor.name);
+      }
+      if (failed(emulator.run()))
+        return diagnostics.error("@" + name + " failed");
+      for (auto &[tensor, bind] : outputs) {
+        FailureOr<std::vector<float>> values =
+            emulator.readTensor(tensor->name);
+        if (failed(values))
+          return diagnostics.error("cannot read @" + tensor->name);
+        HostView view = hostView(program, *tensor);
+        held[bind] = {crop(view, *tensor, *values), view.shape, tensor->format};
+      }
+      llvm::Expected<CycleReport> report =
+          predictCycles(emulator.trace(), params);
+      if (!report)
+        return report.takeError();
+      lines += llvm::formatv("  program @{0}: {1:F0} cycles, bound {2}\n", name,
+                             report->cycles, report->bound);
+      reports.push_back(std::move(*report));
+    }
+    for (size_t i = numInputs; i < args.size(); ++i) {
+      auto it = held.find("arg" + std::to_string(i));
+      const TensorSpec &spec = specOf(i);
+      if (it == held.end())
+        return llvm::createStringError(
+            llvm::formatv("no program of @{0} writes its output #{1}",
+                          signature.name, i - numInputs));
+      if (it->second.shape != spec.shape ||
+          formatOf(spec.type) != it->second.format)
+        return llvm::createStringError(llvm::formatv(
+            "@{0}'s output #{1} is {2}; the launch gives {3}", signature.name,
+            i - numInputs, HostView{it->second.shape}.str(), spec.str()));
+      TensorInfo info;
+      info.format = it->second.format;
+      fromFloats(info, it->second.values, *args[i]);
+    }
+    CycleReport sum = sequenceReport(reports);
+    predictedSeconds += sum.seconds();
+    lastReport =
+        formatCycleReport(sum, /*perCore=*/false) +
+        llvm::formatv("  {0} programs in order:\n", reports.size()).str() +
+        lines;
+    return llvm::Error::success();
+  }
 
   std::string lastLaunchReport() const override { return lastReport; }
 

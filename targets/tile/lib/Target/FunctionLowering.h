@@ -65,6 +65,26 @@ mlir::FailureOr<std::string>
 lowerRowFunction(const LoweringTarget &target, mlir::func::FuncOp fn,
                  llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
 
+/// The groups of `fn`'s ops (linalg ops and copies, in order) that are
+/// one program each (SplitLowering.cpp): a zero fill, its product and an
+/// optional epilogue; a transpose; a run of row reductions and passes; a
+/// lone elementwise op. One group: the function is one program.
+llvm::SmallVector<llvm::SmallVector<mlir::Operation *>>
+programGroups(mlir::func::FuncOp fn);
+
+/// One group of a split function as a function of its own (inserted
+/// before the original, named `fn.i`): its arguments are its program's
+/// DRAM tensors, inputs then outputs, and `binds[k]` names what argument
+/// k stands for: the function's argument "argN" or a scratch tensor
+/// "tmpN" shared with other parts.
+struct ProgramPart {
+  mlir::func::FuncOp fn;
+  std::vector<std::string> binds;
+};
+mlir::FailureOr<llvm::SmallVector<ProgramPart>>
+splitFunction(mlir::func::FuncOp fn,
+              llvm::ArrayRef<llvm::SmallVector<mlir::Operation *>> groups);
+
 } // namespace strata::tile
 
 #endif // STRATA_TARGETS_TILE_FUNCTIONLOWERING_H

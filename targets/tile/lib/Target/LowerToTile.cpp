@@ -10,7 +10,10 @@
 //   - one elementwise linalg.generic over 2-D tensors (and row-broadcast
 //     vectors);
 //   - row reductions and elementwise ops over the rows of one 2-D shape
-//     (a softmax).
+//     (a softmax);
+//   - a transpose of a matrix or a batch of them.
+// A function made of several of these (attention) becomes one program per
+// part, run in order by the runtime (SplitLowering.cpp).
 // This file holds the pass, the choice among the shapes and the helpers
 // they share; each shape has its own file (FunctionLowering.h).
 // Every number comes from the op's #strata.schedule (blocks, k step, grid,
@@ -151,19 +154,16 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
     return lowerMatmulFunction(
         target, fn, cast<linalg::FillOp>(ops[0].getOperation()), ops[1],
         ops.size() == 3 ? ops[2] : linalg::LinalgOp());
-  // A product among other reductions and passes (attention): one program
-  // per function cannot hold them.
+  // A product the split could not separate from its neighbours: one
+  // without the zero fill of its accumulator just before it.
   auto product = llvm::find_if(ops, [](linalg::LinalgOp op) {
     return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation());
   });
   if (product != ops.end())
     return product->emitError()
-           << "the tile target lowers a matrix product only with a zero "
-              "fill and an optional elementwise epilogue in its function; "
-              "this function has "
-           << ops.size()
-           << " ops (a chain of products, reductions and passes, such as "
-              "attention, would need one program per part)";
+           << "the tile target lowers a matrix product right after a zero "
+              "fill of its result (optionally followed by an elementwise "
+              "epilogue); this one has no such fill";
   bool reduces = llvm::any_of(
       ops, [](linalg::LinalgOp op) { return op.getNumReductionLoops() > 0; });
   if (!copy && ops.size() == 1 && isa<linalg::GenericOp>(opAt(0)) && !reduces)
@@ -188,8 +188,9 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
   StringRef getArgument() const override { return "strata-tile-lower"; }
   StringRef getDescription() const override {
     return "S5 of the tile target: each function of the mapped IR (a "
-           "scheduled matmul with its epilogue, or an elementwise op) "
-           "becomes a tile.program with reader, compute and writer kernels";
+           "scheduled matmul with its epilogue, an elementwise op, a row "
+           "program, a transpose, or a sequence of these) becomes "
+           "tile.programs with reader, compute and writer kernels";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<TileDialect, arith::ArithDialect, scf::SCFDialect>();
@@ -231,28 +232,93 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
         (*generic)->setAttr(kScheduleAttrName, schedule);
     }
     LoweringTarget target{*chip, fidelity};
+    // Parses a program's text and places it before `fn`; the program's ops
+    // report at the function they implement.
+    auto place = [&](func::FuncOp fn, StringRef name,
+                     const std::string &text) -> FailureOr<ProgramOp> {
+      Block parsed;
+      ParserConfig config(module.getContext(), /*verifyAfterParse=*/false);
+      if (failed(parseSourceString(text, &parsed, config))) {
+        fn.emitError() << "internal error: the tile program written for @"
+                       << name << " does not parse:\n"
+                       << text;
+        return failure();
+      }
+      ProgramOp program;
+      for (Operation &op : parsed) {
+        op.walk([&](Operation *inner) { inner->setLoc(fn.getLoc()); });
+        if (auto p = dyn_cast<ProgramOp>(op))
+          program = p;
+      }
+      module.getBody()->getOperations().splice(Block::iterator(fn),
+                                               parsed.getOperations());
+      return program;
+    };
     for (func::FuncOp fn :
          llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       if (fn.isExternal())
         continue;
-      FailureOr<std::string> text = lowerFunction(target, fn);
-      if (failed(text))
-        return signalPassFailure();
-      Block parsed;
-      ParserConfig config(module.getContext(), /*verifyAfterParse=*/false);
-      if (failed(parseSourceString(*text, &parsed, config))) {
-        fn.emitError() << "internal error: the tile program written for @"
-                       << fn.getSymName() << " does not parse:\n"
-                       << *text;
-        return signalPassFailure();
+      SmallVector<SmallVector<Operation *>> groups = programGroups(fn);
+      if (groups.size() <= 1) {
+        FailureOr<std::string> text = lowerFunction(target, fn);
+        if (failed(text) || failed(place(fn, fn.getSymName(), *text)))
+          return signalPassFailure();
+        fn.erase();
+        continue;
       }
-      // The program's ops report at the function they implement.
-      for (Operation &op : parsed)
-        op.walk([&](Operation *inner) { inner->setLoc(fn.getLoc()); });
-      module.getBody()->getOperations().splice(Block::iterator(fn),
-                                               parsed.getOperations());
-      fn.erase();
+      if (failed(lowerSequence(target, fn, groups, place)))
+        return signalPassFailure();
     }
+  }
+
+  /// A function cut into programs run one after the other: each part is
+  /// lowered as a function of its own; its program gets `part_of` (the
+  /// function's name: the runtime runs the parts in the module's order)
+  /// and each DRAM tensor `bind` (the function's argument or the scratch
+  /// tensor it stands for).
+  template <typename Place>
+  LogicalResult lowerSequence(const LoweringTarget &target, func::FuncOp fn,
+                              ArrayRef<SmallVector<Operation *>> groups,
+                              Place &place) {
+    FailureOr<SmallVector<ProgramPart>> parts = splitFunction(fn, groups);
+    if (failed(parts))
+      return failure();
+    auto eraseParts = [&] {
+      for (ProgramPart &part : *parts)
+        part.fn.erase();
+    };
+    MLIRContext *ctx = fn.getContext();
+    for (auto [index, part] : llvm::enumerate(*parts)) {
+      FailureOr<std::string> text = lowerFunction(target, part.fn);
+      FailureOr<ProgramOp> program =
+          failed(text) ? FailureOr<ProgramOp>(failure())
+                       : place(fn, part.fn.getSymName(), *text);
+      if (failed(program) || !*program) {
+        fn.emitError() << "the tile target runs @" << fn.getSymName() << " as "
+                       << parts->size() << " programs; part " << index
+                       << " (starting with '"
+                       << groups[index].front()->getName()
+                       << "') is not lowered";
+        eraseParts();
+        return failure();
+      }
+      (*program)->setAttr("part_of", StringAttr::get(ctx, fn.getSymName()));
+      for (auto tensor : program->getBody().getOps<DramTensorOp>()) {
+        unsigned arg = 0;
+        StringRef name = tensor.getSymName();
+        if (!name.consume_front("arg") || name.getAsInteger(10, arg) ||
+            arg >= part.binds.size()) {
+          fn.emitError() << "internal error: program @" << part.fn.getSymName()
+                         << " declares @" << tensor.getSymName();
+          eraseParts();
+          return failure();
+        }
+        tensor->setAttr("bind", StringAttr::get(ctx, part.binds[arg]));
+      }
+    }
+    eraseParts();
+    fn.erase();
+    return success();
   }
 
   Option<std::string> fidelity{

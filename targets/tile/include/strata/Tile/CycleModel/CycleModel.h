@@ -148,6 +148,13 @@ struct CycleReport {
 llvm::Expected<CycleReport> predictCycles(const Trace &trace,
                                           const CycleModelParams &params);
 
+/// The report of programs run one after the other on one chip (the parts
+/// of a function): cycles, matmuls, FLOPs, busy cycles, bytes and each
+/// kind's bound add up, the bound is the largest sum; the fastest
+/// fidelity's matmul cycles are averaged over the matmuls; the per-core
+/// lines are the parts' own and are left out.
+CycleReport sequenceReport(llvm::ArrayRef<CycleReport> parts);
+
 /// The report as text: the total, the bound, matrix-engine and DRAM
 /// utilization; with `perCore`, one line per core.
 std::string formatCycleReport(const CycleReport &report, bool perCore);

@@ -1,0 +1,247 @@
+//===- SplitLowering.cpp - A function as a sequence of tile programs ------===//
+//
+// A function that none of the one-program shapes covers (attention: a
+// transpose, a batch matmul and its scale, a softmax, another batch
+// matmul) is cut at op boundaries into groups, each one of those shapes: a
+// zero fill with its product and an optional elementwise epilogue, a
+// transpose, a run of row reductions and passes, a lone elementwise op.
+// Each group becomes a function of its own whose arguments are the DRAM
+// tensors of its program: the function's arguments it uses and the buffers
+// it shares with other groups, which become scratch tensors in DRAM. The
+// runtime runs the programs in order (LowerToTile.cpp marks them).
+//
+//===----------------------------------------------------------------------===//
+#include "FunctionLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace strata;
+using namespace strata::tile;
+
+namespace {
+bool isProduct(Operation *op) {
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+}
+
+/// A copy of one input through a permutation other than the identity (a
+/// transpose): a program of its own, since its reads are not a row's.
+bool isPermutedCopy(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumReductionLoops() != 0)
+    return false;
+  AffineMap map = generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
+  return map.isPermutation() && !map.isIdentity();
+}
+
+bool reduces(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.getNumReductionLoops() > 0;
+}
+
+/// What `op` reads and writes of the buffers: inputs (and outputs whose
+/// old contents its body uses) are read, outputs written.
+void accesses(Operation *op, SmallVectorImpl<Value> &reads,
+              SmallVectorImpl<Value> &writes) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+    reads.push_back(copy.getSource());
+    writes.push_back(copy.getTarget());
+    return;
+  }
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  for (OpOperand *input : linalgOp.getDpsInputOperands())
+    if (isa<MemRefType>(input->get().getType()))
+      reads.push_back(input->get());
+  for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+    if (linalgOp.payloadUsesValueFromOperand(&init))
+      reads.push_back(init.get());
+    writes.push_back(init.get());
+  }
+}
+} // namespace
+
+SmallVector<SmallVector<Operation *>>
+strata::tile::programGroups(func::FuncOp fn) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : fn.getBody().front()) {
+    if (isa<linalg::LinalgOp, memref::CopyOp>(op))
+      ops.push_back(&op);
+    else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
+                  arith::ConstantOp>(op))
+      return {ops}; // the one-program lowering names the op
+  }
+  SmallVector<SmallVector<Operation *>> groups;
+  // Row reductions and passes between products and transposes: one row
+  // program when the run reduces, else one program per elementwise op.
+  SmallVector<Operation *> run;
+  auto flush = [&] {
+    if (llvm::any_of(run, reduces))
+      groups.push_back(run);
+    else
+      for (Operation *op : run)
+        groups.push_back({op});
+    run.clear();
+  };
+  for (size_t i = 0; i < ops.size(); ++i) {
+    auto fill = dyn_cast<linalg::FillOp>(ops[i]);
+    if (fill && i + 1 < ops.size() && isProduct(ops[i + 1]) &&
+        cast<linalg::LinalgOp>(ops[i + 1]).getDpsInits()[0] ==
+            fill.getDpsInits()[0]) {
+      flush();
+      Value product = fill.getDpsInits()[0];
+      SmallVector<Operation *> group{ops[i], ops[i + 1]};
+      ++i;
+      // An elementwise op reading the product first is its epilogue.
+      auto epilogue = i + 1 < ops.size()
+                          ? dyn_cast<linalg::GenericOp>(ops[i + 1])
+                          : linalg::GenericOp();
+      if (epilogue && epilogue.getNumReductionLoops() == 0 &&
+          epilogue.getNumDpsInputs() > 0 &&
+          epilogue.getDpsInputs()[0] == product && !isPermutedCopy(epilogue)) {
+        group.push_back(epilogue);
+        ++i;
+      }
+      groups.push_back(group);
+      continue;
+    }
+    if (isProduct(ops[i]) || isPermutedCopy(ops[i])) {
+      flush();
+      groups.push_back({ops[i]});
+      continue;
+    }
+    run.push_back(ops[i]);
+  }
+  flush();
+  return groups;
+}
+
+FailureOr<SmallVector<ProgramPart>>
+strata::tile::splitFunction(func::FuncOp fn,
+                            ArrayRef<SmallVector<Operation *>> groups) {
+  // Which groups use each buffer, and the DRAM name of each shared one.
+  DenseMap<Value, SmallVector<size_t, 2>> users;
+  for (auto [index, group] : llvm::enumerate(groups))
+    for (Operation *op : group)
+      for (Value v : op->getOperands())
+        if (isa<MemRefType>(v.getType()) &&
+            !llvm::is_contained(users[v], index))
+          users[v].push_back(index);
+  DenseMap<Value, std::string> names;
+  int64_t scratch = 0;
+  auto nameOf = [&](Value v) {
+    std::string &name = names[v];
+    if (name.empty())
+      name = isa<BlockArgument>(v)
+                 ? "arg" + std::to_string(cast<BlockArgument>(v).getArgNumber())
+                 : "tmp" + std::to_string(scratch++);
+    return name;
+  };
+
+  OpBuilder builder(fn);
+  SmallVector<ProgramPart> parts;
+  for (auto [index, group] : llvm::enumerate(groups)) {
+    // The group's DRAM tensors: a buffer read before the group writes it
+    // is an input, one it writes an output; one that is both (an in-place
+    // pass) is two tensors of one scratch name, so that the program reads
+    // the old contents and writes the new.
+    SetVector<Value> inputs, outputs;
+    SmallVector<Value> internal; // buffers only this group uses
+    DenseSet<Value> written;
+    for (Operation *op : group) {
+      SmallVector<Value> reads, writes;
+      accesses(op, reads, writes);
+      for (Value v : reads)
+        if (!written.contains(v))
+          inputs.insert(v);
+      for (Value v : writes) {
+        written.insert(v);
+        outputs.insert(v);
+      }
+    }
+    auto shared = [&](Value v) {
+      return isa<BlockArgument>(v) || users[v].size() > 1;
+    };
+    for (const SetVector<Value> *set : {&inputs, &outputs})
+      for (Value v : *set)
+        if (!shared(v) && !llvm::is_contained(internal, v))
+          internal.push_back(v);
+    SmallVector<Value> in, out;
+    for (Value v : inputs)
+      if (shared(v))
+        in.push_back(v);
+    for (Value v : outputs)
+      if (shared(v))
+        out.push_back(v);
+
+    ProgramPart part;
+    SmallVector<Type> types;
+    for (Value v : llvm::concat<Value>(in, out)) {
+      types.push_back(v.getType());
+      part.binds.push_back(nameOf(v));
+    }
+    std::string name = (fn.getSymName() + "." + std::to_string(index)).str();
+    auto partFn = func::FuncOp::create(builder, fn.getLoc(), name,
+                                       builder.getFunctionType(types, {}));
+    Block *body = partFn.addEntryBlock();
+    OpBuilder inside = OpBuilder::atBlockEnd(body);
+    IRMapping map;
+    // Constants (fill values, scalars captured by bodies) and the group's
+    // own buffers come along.
+    for (auto constant : fn.getBody().getOps<arith::ConstantOp>())
+      inside.clone(*constant, map);
+    for (Value v : internal) {
+      Operation *def = v.getDefiningOp();
+      if (!isa_and_nonnull<memref::AllocOp>(def))
+        return fn.emitError() << "the tile target splits @" << fn.getSymName()
+                              << " into programs at op boundaries; a buffer "
+                                 "of part "
+                              << index << " is not allocated in the function";
+      inside.clone(*def, map);
+    }
+    for (auto [i, v] : llvm::enumerate(in))
+      map.map(v, body->getArgument(i));
+    for (Operation *op : group) {
+      Operation *clone = inside.clone(*op, map);
+      // The first write of an output tensor goes to its output argument
+      // (inputs of the same op still read the input tensor); later ops
+      // read it there.
+      SmallVector<Value> reads, writes;
+      accesses(op, reads, writes);
+      for (Value v : writes) {
+        auto at = llvm::find(out, v);
+        if (at == out.end())
+          continue;
+        Value arg = body->getArgument(in.size() + (at - out.begin()));
+        Value current = map.lookupOrDefault(v);
+        if (current == arg)
+          continue;
+        for (OpOperand &operand : clone->getOpOperands()) {
+          if (operand.get() != current)
+            continue;
+          if (auto copy = dyn_cast<memref::CopyOp>(clone)) {
+            if (operand.getOperandNumber() == 1)
+              operand.set(arg);
+            continue;
+          }
+          auto linalgOp = cast<linalg::LinalgOp>(clone);
+          if (!linalgOp.isDpsInit(&operand))
+            continue;
+          if (current != v && linalgOp.payloadUsesValueFromOperand(&operand))
+            return op->emitError()
+                   << "the tile target splits @" << fn.getSymName()
+                   << " into programs; this op accumulates into a buffer "
+                      "that its program reads from DRAM";
+          operand.set(arg);
+        }
+        map.map(v, arg);
+      }
+    }
+    func::ReturnOp::create(inside, fn.getLoc());
+    part.fn = partFn;
+    parts.push_back(std::move(part));
+  }
+  return parts;
+}
