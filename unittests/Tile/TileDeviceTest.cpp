@@ -171,3 +171,71 @@ tile.program @big {
             std::string::npos)
       << message;
 }
+
+namespace {
+/// kCopy as part `name` of @twice, from `in` (bound to `inBind`) to `out`
+/// (bound to `outBind`).
+std::string copyPart(const std::string &name, const std::string &in,
+                     const std::string &inBind, const std::string &out,
+                     const std::string &outBind) {
+  std::string text = kCopy;
+  auto replace = [&](const std::string &from, const std::string &to) {
+    size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  replace("tile.program @copy {",
+          "tile.program @" + name + " attributes {part_of = \"twice\"} {");
+  replace("@a input : !tile.dram<32x32xf32",
+          "@a input {bind = \"" + inBind + "\"} : !tile.dram<32x32x" + in);
+  replace("@c output : !tile.dram<32x32xbf16",
+          "@c output {bind = \"" + outBind + "\"} : !tile.dram<32x32x" + out);
+  replace("!tile.tile<32x32xbf16>", "OUT");
+  replace("!tile.tile<32x32xf32>", "!tile.tile<32x32x" + in + ">");
+  replace("OUT", "!tile.tile<32x32x" + out + ">");
+  return text;
+}
+} // namespace
+
+TEST(TileDevice, RunsTheProgramsOfASplitFunctionInOrder) {
+  // f32 -> bf16 scratch -> f32: the output is the input rounded to bf16,
+  // the prediction the sum of both programs'.
+  std::unique_ptr<Device> device = n150Device();
+  std::string path =
+      writeTemporary(copyPart("twice.0", "f32", "arg0", "bf16", "tmp0") +
+                     copyPart("twice.1", "bf16", "tmp0", "f32", "arg1"));
+  llvm::Expected<std::unique_ptr<Executable>> executable = device->load(path);
+  llvm::sys::fs::remove(path);
+  ASSERT_TRUE(bool(executable)) << llvm::toString(executable.takeError());
+  EXPECT_TRUE((*executable)->hasFunction("twice"));
+
+  std::vector<float> a(1024);
+  for (int i = 0; i < 1024; ++i)
+    a[i] = float(i) / 7.0f;
+  auto in = device->allocate(4096);
+  auto out = device->allocate(4096);
+  ASSERT_FALSE(bool(device->copyToDevice(**in, a.data(), 4096)));
+  Signature signature;
+  signature.name = "twice";
+  signature.inputs = {{ElementType::F32, {32, 32}}};
+  signature.outputs = {{ElementType::F32, {32, 32}}};
+  llvm::Error error =
+      device->launch(**executable, signature, {in->get(), out->get()});
+  ASSERT_FALSE(bool(error)) << llvm::toString(std::move(error));
+  std::vector<float> c(1024);
+  ASSERT_FALSE(bool(device->copyToHost(c.data(), **out, 4096)));
+  for (int i = 0; i < 1024; ++i)
+    EXPECT_EQ(c[i], fromBf16(toBf16(a[i]))) << i;
+  std::string report = device->lastLaunchReport();
+  EXPECT_NE(report.find("2 programs in order:"), std::string::npos) << report;
+  EXPECT_NE(report.find("program @twice.1:"), std::string::npos) << report;
+
+  // A part reading a scratch tensor no earlier part wrote.
+  path = writeTemporary(copyPart("twice.0", "f32", "tmp1", "f32", "arg1"));
+  executable = device->load(path);
+  llvm::sys::fs::remove(path);
+  ASSERT_TRUE(bool(executable)) << llvm::toString(executable.takeError());
+  error = device->launch(**executable, signature, {in->get(), out->get()});
+  EXPECT_EQ(llvm::toString(std::move(error)),
+            "@twice.0 reads @tmp1 before any program writes it");
+}
