@@ -311,31 +311,35 @@ TEST(CycleModelParams, TransposingUnpackAddsAnEnginePass) {
   EXPECT_DOUBLE_EQ(p.unpackCycles(1024, 2048, /*transpose=*/true), 16.0);
 }
 
+namespace {
+/// The report of a program of `cycles` on n150 with these bounds and DRAM
+/// bytes.
+CycleReport programReport(double cycles, double computeBound, double nocBound,
+                          double dramBound, double dramBytes) {
+  CycleReport r;
+  r.chip = "tile-wormhole-n150";
+  r.clockHz = 1e9;
+  r.gridCores = 64;
+  r.dramBytesPerCycle = 288;
+  r.cycles = cycles;
+  r.computeBound = computeBound;
+  r.nocBound = nocBound;
+  r.dramBound = dramBound;
+  r.dramBytes = dramBytes;
+  return r;
+}
+} // namespace
+
 TEST(CycleModel, ProgramsInOrderAddUp) {
   // Two programs one after the other: times, work and each kind's bound
   // add; the bound is the largest sum (DRAM 50 + 10 > compute 30 + 20).
-  CycleReport a, b;
-  a.chip = b.chip = "tile-wormhole-n150";
-  a.clockHz = b.clockHz = 1e9;
-  a.gridCores = b.gridCores = 64;
-  a.dramBytesPerCycle = b.dramBytesPerCycle = 288;
-  a.cycles = 100;
+  CycleReport a = programReport(100, 30, 5, 50, 1000);
   a.matmuls = 4;
   a.matmulFlops = 4 * 65536;
   a.fidelity = "HiFi4";
   a.matrixBusy = 256;
   a.lofiCyclesPerMatmul = 16;
-  a.dramBytes = 1000;
-  a.computeBound = 30;
-  a.nocBound = 5;
-  a.dramBound = 50;
-  a.bound = "dram";
-  b.cycles = 60;
-  b.dramBytes = 500;
-  b.computeBound = 20;
-  b.nocBound = 40;
-  b.dramBound = 10;
-  b.bound = "noc";
+  CycleReport b = programReport(60, 20, 40, 10, 500);
   CycleReport sum = sequenceReport({a, b});
   EXPECT_DOUBLE_EQ(sum.cycles, 160.0);
   EXPECT_EQ(sum.matmuls, 4);

@@ -78,6 +78,14 @@ std::string writeTemporary(llvm::StringRef text) {
   return path.str().str();
 }
 
+/// One f32 tile of distinct values, i / 7.
+std::vector<float> ramp() {
+  std::vector<float> a(1024);
+  for (int i = 0; i < 1024; ++i)
+    a[i] = float(i) / 7.0f;
+  return a;
+}
+
 Signature copySignature() {
   Signature signature;
   signature.name = "copy";
@@ -99,9 +107,7 @@ TEST(TileDevice, LaunchesAProgramAndPredictsItsTime) {
   EXPECT_TRUE((*executable)->hasFunction("copy"));
   EXPECT_FALSE((*executable)->hasFunction("other"));
 
-  std::vector<float> a(1024);
-  for (int i = 0; i < 1024; ++i)
-    a[i] = float(i) / 7.0f;
+  std::vector<float> a = ramp();
   auto in = device->allocate(4096);
   auto out = device->allocate(2048);
   ASSERT_TRUE(in && out);
@@ -209,9 +215,7 @@ TEST(TileDevice, RunsTheProgramsOfASplitFunctionInOrder) {
   ASSERT_TRUE(bool(executable)) << llvm::toString(executable.takeError());
   EXPECT_TRUE((*executable)->hasFunction("twice"));
 
-  std::vector<float> a(1024);
-  for (int i = 0; i < 1024; ++i)
-    a[i] = float(i) / 7.0f;
+  std::vector<float> a = ramp();
   auto in = device->allocate(4096);
   auto out = device->allocate(4096);
   ASSERT_FALSE(bool(device->copyToDevice(**in, a.data(), 4096)));

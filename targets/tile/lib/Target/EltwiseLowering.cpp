@@ -18,6 +18,35 @@ using namespace strata;
 using namespace strata::tile;
 
 namespace {
+using NumberedTensors = SmallVector<std::pair<int64_t, TensorDecl>>;
+
+/// The DRAM tensor of `operand` (a function argument), `rows` x `cols`
+/// (a column read in every column with `replicateCols`): the plan's output
+/// or its next input, and numbered in `tensors`.
+LogicalResult addOperand(EltwisePlan &p, NumberedTensors &tensors,
+                         linalg::GenericOp op, OpOperand &operand, int64_t rows,
+                         int64_t cols, bool replicateCols = false) {
+  bool output = op.isDpsInit(&operand);
+  FailureOr<BlockArgument> arg = argumentOf(op, operand.get());
+  if (failed(arg))
+    return failure();
+  FailureOr<TensorDecl> t = tensorFor(op, *arg, rows, cols, output);
+  if (failed(t))
+    return failure();
+  t->replicateCols = replicateCols;
+  (output ? p.out : p.inputs.emplace_back()) = *t;
+  tensors.push_back({arg->getArgNumber(), *t});
+  return success();
+}
+
+/// The program, its tensors declared in the function's argument order.
+std::string writePlan(EltwisePlan &p, NumberedTensors &tensors) {
+  llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
+  for (auto &[index, t] : tensors)
+    p.tensors.push_back(t);
+  return writeEltwiseProgram(p);
+}
+
 /// True when `op` copies its one input with the last two dimensions
 /// swapped (a linalg.transpose of a matrix or of a batch of matrices, as
 /// generalized): out[.., i, j] = in[.., j, i].
@@ -67,23 +96,15 @@ FailureOr<std::string> lowerTranspose(const LoweringTarget &target,
   p.colTiles = cols / chip.tileCols;
   p.depth =
       2 * std::max<int64_t>(1, s->tiles.front().sizes.back() / chip.tileCols);
-  SmallVector<std::pair<int64_t, TensorDecl>> tensors;
+  NumberedTensors tensors;
   for (OpOperand &operand : op->getOpOperands()) {
     bool output = op.isDpsInit(&operand);
-    FailureOr<BlockArgument> arg = argumentOf(op, operand.get());
-    if (failed(arg))
+    if (failed(addOperand(p, tensors, op, operand,
+                          batch * (output ? rows : cols),
+                          output ? cols : rows)))
       return failure();
-    FailureOr<TensorDecl> t = tensorFor(
-        op, *arg, batch * (output ? rows : cols), output ? cols : rows, output);
-    if (failed(t))
-      return failure();
-    (output ? p.out : p.inputs.emplace_back()) = *t;
-    tensors.push_back({arg->getArgNumber(), *t});
   }
-  llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
-  for (auto &[index, t] : tensors)
-    p.tensors.push_back(t);
-  return writeEltwiseProgram(p);
+  return writePlan(p, tensors);
 }
 } // namespace
 
@@ -117,7 +138,7 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
     return op.emitError() << "the expression needs " << p.expression.slots
                           << " Dst tiles; one acquire gives "
                           << target.dstTiles();
-  SmallVector<std::pair<int64_t, TensorDecl>> tensors;
+  NumberedTensors tensors;
   for (OpOperand &operand : op->getOpOperands()) {
     bool output = op.isDpsInit(&operand);
     bool broadcast = !output && isRowBroadcast(op, operand);
@@ -133,20 +154,10 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
                                "whole or broadcast along rows or columns; "
                                "operand #"
                             << operand.getOperandNumber() << " is neither";
-    FailureOr<BlockArgument> arg = argumentOf(op, operand.get());
-    if (failed(arg))
+    if (failed(addOperand(p, tensors, op, operand,
+                          broadcast ? chip.tileRows : rows,
+                          column ? chip.tileCols : cols, column)))
       return failure();
-    FailureOr<TensorDecl> t =
-        tensorFor(op, *arg, broadcast ? chip.tileRows : rows,
-                  column ? chip.tileCols : cols, output);
-    if (failed(t))
-      return failure();
-    t->replicateCols = column;
-    (output ? p.out : p.inputs.emplace_back()) = *t;
-    tensors.push_back({arg->getArgNumber(), *t});
   }
-  llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
-  for (auto &[index, t] : tensors)
-    p.tensors.push_back(t);
-  return writeEltwiseProgram(p);
+  return writePlan(p, tensors);
 }

@@ -185,6 +185,12 @@ strata::tile::splitFunction(func::FuncOp fn,
     std::string name = (fn.getSymName() + "." + std::to_string(index)).str();
     auto partFn = func::FuncOp::create(builder, fn.getLoc(), name,
                                        builder.getFunctionType(types, {}));
+    // On an error, the parts made so far leave the module again.
+    auto discard = [&] {
+      partFn.erase();
+      for (ProgramPart &made : parts)
+        made.fn.erase();
+    };
     Block *body = partFn.addEntryBlock();
     OpBuilder inside = OpBuilder::atBlockEnd(body);
     IRMapping map;
@@ -194,11 +200,13 @@ strata::tile::splitFunction(func::FuncOp fn,
       inside.clone(*constant, map);
     for (Value v : internal) {
       Operation *def = v.getDefiningOp();
-      if (!isa_and_nonnull<memref::AllocOp>(def))
+      if (!isa_and_nonnull<memref::AllocOp>(def)) {
+        discard();
         return fn.emitError() << "the tile target splits @" << fn.getSymName()
                               << " into programs at op boundaries; a buffer "
                                  "of part "
                               << index << " is not allocated in the function";
+      }
       inside.clone(*def, map);
     }
     for (auto [i, v] : llvm::enumerate(in))
@@ -221,7 +229,7 @@ strata::tile::splitFunction(func::FuncOp fn,
         for (OpOperand &operand : clone->getOpOperands()) {
           if (operand.get() != current)
             continue;
-          if (auto copy = dyn_cast<memref::CopyOp>(clone)) {
+          if (isa<memref::CopyOp>(clone)) {
             if (operand.getOperandNumber() == 1)
               operand.set(arg);
             continue;
@@ -229,11 +237,13 @@ strata::tile::splitFunction(func::FuncOp fn,
           auto linalgOp = cast<linalg::LinalgOp>(clone);
           if (!linalgOp.isDpsInit(&operand))
             continue;
-          if (current != v && linalgOp.payloadUsesValueFromOperand(&operand))
+          if (current != v && linalgOp.payloadUsesValueFromOperand(&operand)) {
+            discard();
             return op->emitError()
                    << "the tile target splits @" << fn.getSymName()
                    << " into programs; this op accumulates into a buffer "
                       "that its program reads from DRAM";
+          }
           operand.set(arg);
         }
         map.map(v, arg);
