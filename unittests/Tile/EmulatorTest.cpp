@@ -127,6 +127,34 @@ TEST_F(EmulatorTest, PackingRoundsToNearestEven) {
   EXPECT_EQ(emu->stats().instances, 3);
 }
 
+TEST_F(EmulatorTest, TransposingUnpackSwapsRowsAndColumns) {
+  // The copy with `transpose` on its unpack: element (r, c) of the output
+  // is element (c, r) of the input (across faces too), and the unpack
+  // event says it transposed (the cycle model prices one more pass).
+  std::string source = kCopyToBf16;
+  std::string from = "tile.unpack_tile @in[%c0] -> dst[%c0]";
+  source.replace(source.find(from), from.size(), from + " transpose");
+  std::unique_ptr<Emulator> emu = load(source);
+  ASSERT_TRUE(emu);
+  std::vector<float> input(1024);
+  for (int i = 0; i < 1024; ++i)
+    input[i] = float(i); // exact in bf16 below 256, rounded above
+  ASSERT_TRUE(succeeded(emu->writeTensor("a", input)));
+  ASSERT_TRUE(succeeded(emu->run()));
+  FailureOr<std::vector<float>> out = emu->readTensor("c");
+  ASSERT_TRUE(succeeded(out));
+  for (int r = 0; r < 32; ++r)
+    for (int c = 0; c < 32; ++c)
+      EXPECT_EQ((*out)[r * 32 + c], fromBf16(toBf16(float(c * 32 + r))))
+          << r << ", " << c;
+  const KernelTrace &compute = emu->trace().kernels[1];
+  auto unpack = llvm::find_if(compute.events, [](const Event &e) {
+    return e.kind == EventKind::Unpack;
+  });
+  ASSERT_NE(unpack, compute.events.end());
+  EXPECT_EQ(unpack->op, 1);
+}
+
 TEST_F(EmulatorTest, MatmulOverTwoTilesOfK) {
   // c (32x32) = a (32x64) x b (64x32): two tile matmuls into one Dst tile.
   std::unique_ptr<Emulator> emu = load(R"mlir(
