@@ -21,6 +21,16 @@ FailureOr<hw::Description> strata::descriptionOf(ModuleOp module) {
   return *result.description;
 }
 
+FailureOr<std::optional<hw::Description>>
+strata::attachedDescription(ModuleOp module) {
+  if (!getHardwareAttr(module))
+    return std::optional<hw::Description>();
+  FailureOr<hw::Description> chip = descriptionOf(module);
+  if (failed(chip))
+    return failure();
+  return std::optional<hw::Description>(std::move(*chip));
+}
+
 LoopNest strata::loopNestOf(linalg::LinalgOp op) {
   LoopNest nest;
   for (int64_t extent : op.getStaticLoopRanges())

@@ -13,7 +13,6 @@
 // prefetched again (harmless) so that no address leaves the buffer.
 //
 //===----------------------------------------------------------------------===//
-#include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
 #include "strata/Transforms/Passes.h"
 
@@ -69,11 +68,11 @@ bool movesWith(Operation *view, Value iv, scf::ForOp loop) {
   });
 }
 
-/// Whether the slice of the buffer that `loop`'s iteration reads (the first
-/// view in `chain` that moves with `iv`) has a static size of at most
-/// `limit` bytes.
-bool fitsHalf(ArrayRef<Operation *> chain, Value iv, scf::ForOp loop,
-              int64_t limit) {
+/// Whether the iterations of `loop` read different slices of the buffer
+/// through `chain` (a view in it moves with `iv`), and the slice (the first
+/// such view) has a static size of at most `limit` bytes.
+bool movingSliceFits(ArrayRef<Operation *> chain, Value iv, scf::ForOp loop,
+                     int64_t limit) {
   for (Operation *view : chain) {
     if (!movesWith(view, iv, loop))
       continue;
@@ -91,38 +90,31 @@ Operation *childOf(scf::ForOp loop, Operation *op) {
   return op;
 }
 
-/// The loads of one buffer in one multi-pass loop.
-struct Reads {
-  SmallVector<vector::LoadOp> loads;
-};
-
 struct PrefetchNext : strata::impl::StrataPrefetchNextBase<PrefetchNext> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (!getHardwareAttr(module))
-      return; // no chip (the reference lowering): nothing to decide from
-    FailureOr<hw::Description> chip = descriptionOf(module);
+    FailureOr<std::optional<hw::Description>> chip =
+        attachedDescription(module);
     if (failed(chip))
       return signalPassFailure();
-    int64_t largestCache = chip->largestCacheBytes();
-    // The line is the alignment of the smallest cache.
-    int64_t lineBytes = 0, smallest = 0;
-    for (const hw::MemoryLevel &level : chip->memory)
-      if (level.kind == "cache" &&
-          (smallest == 0 || level.capacityBytes < smallest)) {
-        smallest = level.capacityBytes;
-        lineBytes = level.alignmentBytes;
-      }
-    // Prefetches go to the cache after the first (locality 2), and the next
-    // slice must fit half of it next to the current one.
-    SmallVector<int64_t> caches;
-    for (const hw::MemoryLevel &level : chip->memory)
-      if (level.kind == "cache")
-        caches.push_back(level.capacityBytes);
-    llvm::sort(caches);
-    if (largestCache == 0 || lineBytes <= 0)
+    if (!*chip)
       return;
-    sliceLimit = caches[std::min<size_t>(1, caches.size() - 1)] / 2;
+    // The caches, smallest first: the line is the first's alignment, the
+    // prefetches go to the second (locality 2), where the next slice must
+    // fit in half next to the current one.
+    SmallVector<const hw::MemoryLevel *> caches;
+    for (const hw::MemoryLevel &level : (*chip)->memory)
+      if (level.kind == "cache")
+        caches.push_back(&level);
+    llvm::sort(caches, [](const hw::MemoryLevel *a, const hw::MemoryLevel *b) {
+      return a->capacityBytes < b->capacityBytes;
+    });
+    if (caches.empty() || caches.front()->alignmentBytes <= 0)
+      return;
+    int64_t lineBytes = caches.front()->alignmentBytes;
+    int64_t largestCache = caches.back()->capacityBytes;
+    sliceLimit =
+        caches[std::min<size_t>(1, caches.size() - 1)]->capacityBytes / 2;
     module.walk([&](func::FuncOp fn) {
       if (!fn.isExternal())
         prefetchIn(fn, largestCache, lineBytes);
@@ -131,7 +123,8 @@ struct PrefetchNext : strata::impl::StrataPrefetchNextBase<PrefetchNext> {
 
   void prefetchIn(func::FuncOp fn, int64_t largestCache, int64_t lineBytes) {
     // (multi-pass loop, buffer) -> loads in the last pass that reads it.
-    llvm::MapVector<std::pair<Operation *, Value>, Reads> plans;
+    llvm::MapVector<std::pair<Operation *, Value>, SmallVector<vector::LoadOp>>
+        plans;
     for (BlockArgument arg : fn.getArguments()) {
       auto type = dyn_cast<MemRefType>(arg.getType());
       if (!type || !type.hasStaticShape() ||
@@ -151,27 +144,24 @@ struct PrefetchNext : strata::impl::StrataPrefetchNextBase<PrefetchNext> {
           auto passes = loop.getBody()->getOps<scf::ForOp>();
           if (std::distance(passes.begin(), passes.end()) < 2)
             continue;
-          Value iv = loop.getInductionVar();
-          bool moves = llvm::any_of(*chain, [&](Operation *view) {
-            return movesWith(view, iv, loop);
-          });
-          if (!moves || !fitsHalf(*chain, iv, loop, sliceLimit))
+          if (!movingSliceFits(*chain, loop.getInductionVar(), loop,
+                               sliceLimit))
             return;
-          Reads &reads = plans[{loop.getOperation(), arg}];
+          SmallVector<vector::LoadOp> &loads =
+              plans[{loop.getOperation(), arg}];
           // Keep the loads of the last pass only.
-          if (!reads.loads.empty() &&
-              childOf(loop, reads.loads.front())
-                  ->isBeforeInBlock(childOf(loop, load)))
-            reads.loads.clear();
-          if (reads.loads.empty() ||
-              childOf(loop, reads.loads.front()) == childOf(loop, load))
-            reads.loads.push_back(load);
+          if (!loads.empty() && childOf(loop, loads.front())
+                                    ->isBeforeInBlock(childOf(loop, load)))
+            loads.clear();
+          if (loads.empty() ||
+              childOf(loop, loads.front()) == childOf(loop, load))
+            loads.push_back(load);
           return;
         }
       });
     }
     DenseMap<Operation *, Value> nextOf;
-    for (auto &[key, reads] : plans) {
+    for (auto &[key, loads] : plans) {
       auto loop = cast<scf::ForOp>(key.first);
       Value &next = nextOf[loop];
       if (!next) {
@@ -184,7 +174,7 @@ struct PrefetchNext : strata::impl::StrataPrefetchNextBase<PrefetchNext> {
                                              ahead, loop.getUpperBound());
         next = arith::SelectOp::create(b, loc, inside, ahead, iv);
       }
-      for (vector::LoadOp load : reads.loads)
+      for (vector::LoadOp load : loads)
         prefetchNext(load, loop, next, lineBytes);
     }
   }

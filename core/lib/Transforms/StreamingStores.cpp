@@ -25,7 +25,6 @@
 // version.
 //
 //===----------------------------------------------------------------------===//
-#include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
 #include "strata/Transforms/Passes.h"
 
@@ -92,7 +91,12 @@ Operation *outermostSequential(Operation *op) {
 
 constexpr uint64_t kAnyMultiple = uint64_t(1) << 40;
 
-uint64_t gcd(uint64_t a, uint64_t b) { return std::gcd(a, b); }
+/// What a constant index is a multiple of (zero: of everything).
+uint64_t multipleOf(int64_t constant) {
+  return constant == 0 ? kAnyMultiple
+                       : static_cast<uint64_t>(std::abs(constant));
+}
+
 uint64_t times(uint64_t a, uint64_t b) {
   return a >= kAnyMultiple / std::max<uint64_t>(b, 1) ? kAnyMultiple : a * b;
 }
@@ -103,19 +107,18 @@ uint64_t knownMultiple(Value value, int depth = 0) {
   if (depth > 16)
     return 1;
   if (std::optional<int64_t> constant = getConstantIntValue(value))
-    return *constant == 0 ? kAnyMultiple
-                          : static_cast<uint64_t>(std::abs(*constant));
+    return multipleOf(*constant);
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     if (!loop || arg != loop.getInductionVar())
       return 1;
-    return gcd(knownMultiple(loop.getLowerBound(), depth + 1),
-               knownMultiple(loop.getStep(), depth + 1));
+    return std::gcd(knownMultiple(loop.getLowerBound(), depth + 1),
+                    knownMultiple(loop.getStep(), depth + 1));
   }
   Operation *op = value.getDefiningOp();
   if (isa<arith::AddIOp, arith::SubIOp>(op))
-    return gcd(knownMultiple(op->getOperand(0), depth + 1),
-               knownMultiple(op->getOperand(1), depth + 1));
+    return std::gcd(knownMultiple(op->getOperand(0), depth + 1),
+                    knownMultiple(op->getOperand(1), depth + 1));
   if (isa<arith::MulIOp>(op))
     return times(knownMultiple(op->getOperand(0), depth + 1),
                  knownMultiple(op->getOperand(1), depth + 1));
@@ -125,9 +128,7 @@ uint64_t knownMultiple(Value value, int depth = 0) {
     AffineMap map = apply.getAffineMap();
     std::function<uint64_t(AffineExpr)> of = [&](AffineExpr expr) -> uint64_t {
       if (auto c = dyn_cast<AffineConstantExpr>(expr))
-        return c.getValue() == 0
-                   ? kAnyMultiple
-                   : static_cast<uint64_t>(std::abs(c.getValue()));
+        return multipleOf(c.getValue());
       if (auto d = dyn_cast<AffineDimExpr>(expr))
         return knownMultiple(apply.getMapOperands()[d.getPosition()],
                              depth + 1);
@@ -137,7 +138,7 @@ uint64_t knownMultiple(Value value, int depth = 0) {
             depth + 1);
       auto binary = cast<AffineBinaryOpExpr>(expr);
       if (expr.getKind() == AffineExprKind::Add)
-        return gcd(of(binary.getLHS()), of(binary.getRHS()));
+        return std::gcd(of(binary.getLHS()), of(binary.getRHS()));
       if (expr.getKind() == AffineExprKind::Mul)
         return times(of(binary.getLHS()), of(binary.getRHS()));
       return 1;
@@ -148,12 +149,9 @@ uint64_t knownMultiple(Value value, int depth = 0) {
 }
 
 uint64_t indexMultiple(OpFoldResult index) {
-  if (auto value = dyn_cast<Value>(index))
-    return knownMultiple(value);
-  std::optional<int64_t> constant = getConstantIntValue(index);
-  return !constant        ? 1
-         : *constant == 0 ? kAnyMultiple
-                          : static_cast<uint64_t>(std::abs(*constant));
+  if (std::optional<int64_t> constant = getConstantIntValue(index))
+    return multipleOf(*constant);
+  return knownMultiple(cast<Value>(index));
 }
 
 /// A number of elements that the offset of `view` from the start of one of
@@ -177,8 +175,9 @@ uint64_t offsetMultiple(Value view, ArrayRef<Value> buffers) {
        llvm::zip_equal(subview.getMixedOffsets(), strides)) {
     if (ShapedType::isDynamic(stride))
       return 1;
-    multiple = gcd(multiple, times(indexMultiple(first),
-                                   static_cast<uint64_t>(std::abs(stride))));
+    multiple =
+        std::gcd(multiple, times(indexMultiple(first),
+                                 static_cast<uint64_t>(std::abs(stride))));
   }
   return multiple;
 }
@@ -196,8 +195,9 @@ int64_t provenAlignment(vector::StoreOp store, ArrayRef<Value> buffers,
   for (auto [index, stride] : llvm::zip_equal(store.getIndices(), strides)) {
     if (ShapedType::isDynamic(stride))
       return 1;
-    multiple = gcd(multiple, times(knownMultiple(index),
-                                   static_cast<uint64_t>(std::abs(stride))));
+    multiple =
+        std::gcd(multiple, times(knownMultiple(index),
+                                 static_cast<uint64_t>(std::abs(stride))));
   }
   uint64_t bytes =
       times(multiple, type.getElementType().getIntOrFloatBitWidth() / 8);
@@ -259,15 +259,16 @@ struct StreamingStores
     : strata::impl::StrataStreamingStoresBase<StreamingStores> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (!getHardwareAttr(module))
-      return; // no chip (the reference lowering): nothing to decide from
-    FailureOr<hw::Description> chip = descriptionOf(module);
+    FailureOr<std::optional<hw::Description>> chip =
+        attachedDescription(module);
     if (failed(chip))
       return signalPassFailure();
-    int64_t largestCache = chip->largestCacheBytes();
+    if (!*chip)
+      return;
+    int64_t largestCache = (*chip)->largestCacheBytes();
     if (largestCache == 0)
       return;
-    int64_t vectorBytes = chip->vector ? chip->vector->widthBits / 8 : 0;
+    int64_t vectorBytes = (*chip)->vector ? (*chip)->vector->widthBits / 8 : 0;
     // The nests holding streaming stores, in order, with the buffers they
     // stream into.
     llvm::MapVector<Operation *, llvm::SetVector<Value>> nests;

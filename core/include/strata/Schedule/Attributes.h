@@ -30,6 +30,10 @@ constexpr llvm::StringLiteral kPendingCopyGroupsAttrName =
 /// The validated description attached to `module` (its `strata.hw`), or an
 /// error at the module that says what is wrong.
 mlir::FailureOr<hw::Description> descriptionOf(mlir::ModuleOp module);
+/// The same for passes that have nothing to decide without a chip (the
+/// reference lowering): nullopt when `module` carries no description.
+mlir::FailureOr<std::optional<hw::Description>>
+attachedDescription(mlir::ModuleOp module);
 
 /// The loop nest of `op` as the model sees it.
 LoopNest loopNestOf(mlir::linalg::LinalgOp op);

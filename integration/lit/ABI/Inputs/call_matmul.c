@@ -1,37 +1,21 @@
 /* A plain C program that dlopens a Strata library and calls matmul through
  * the C interface (docs/abi.md), checking it against a naive loop. */
-#include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "strata_abi.h"
+
 enum { M = 256, K = 512, N = 384 };
-
-typedef struct {
-  float *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} Desc2D;
-
-static Desc2D describe(float *data, int64_t rows, int64_t cols) {
-  Desc2D d = {data, data, 0, {rows, cols}, {cols, 1}};
-  return d;
-}
 
 int main(int argc, char **argv) {
   if (argc != 2)
     return 2;
-  void *lib = dlopen(argv[1], RTLD_NOW);
-  if (!lib) {
-    fprintf(stderr, "dlopen: %s\n", dlerror());
-    return 1;
-  }
   void (*matmul)(Desc2D *, Desc2D *, Desc2D *) =
-      (void (*)(Desc2D *, Desc2D *, Desc2D *))dlsym(lib, "_mlir_ciface_matmul");
-  if (!matmul) {
-    fprintf(stderr, "no _mlir_ciface_matmul\n");
+      (void (*)(Desc2D *, Desc2D *, Desc2D *))loadEntry(argv[1], "matmul");
+  if (!matmul)
     return 1;
-  }
   float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
   float *c = malloc(sizeof(float) * M * N);
   for (int i = 0; i < M * K; ++i)

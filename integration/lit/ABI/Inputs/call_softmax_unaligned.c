@@ -3,38 +3,22 @@
  * streams its stores (its buffers are larger than the description's caches)
  * and picks its aligned or its unaligned version at run time. Both must
  * match a double-precision reference. */
-#include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "strata_abi.h"
+
 enum { R = 64, C = 1024 };
-
-typedef struct {
-  float *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} Desc2D;
-
-static Desc2D describe(float *data) {
-  Desc2D d = {data, data, 0, {R, C}, {C, 1}};
-  return d;
-}
 
 int main(int argc, char **argv) {
   if (argc != 2)
     return 2;
-  void *lib = dlopen(argv[1], RTLD_NOW);
-  if (!lib) {
-    fprintf(stderr, "dlopen: %s\n", dlerror());
-    return 1;
-  }
   void (*softmax)(Desc2D *, Desc2D *) =
-      (void (*)(Desc2D *, Desc2D *))dlsym(lib, "_mlir_ciface_softmax");
-  if (!softmax) {
-    fprintf(stderr, "no _mlir_ciface_softmax\n");
+      (void (*)(Desc2D *, Desc2D *))loadEntry(argv[1], "softmax");
+  if (!softmax)
     return 1;
-  }
   float *in = aligned_alloc(64, sizeof(float) * (R * C + 16));
   float *out = aligned_alloc(64, sizeof(float) * (R * C + 16));
   for (int shift = 0; shift <= 1; ++shift) {
@@ -43,7 +27,7 @@ int main(int argc, char **argv) {
       x[i] = (float)((i * 7919) % 1000) / 100.0f - 5.0f;
     for (int i = 0; i < R * C; ++i)
       y[i] = NAN;
-    Desc2D dx = describe(x), dy = describe(y);
+    Desc2D dx = describe(x, R, C), dy = describe(y, R, C);
     softmax(&dx, &dy);
     double maxError = 0;
     for (int i = 0; i < R; ++i) {
