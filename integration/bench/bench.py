@@ -2,9 +2,9 @@
 """Strata CPU benchmark driver.
 
 For each workload: writes the MLIR program, compiles it with strata-compile
-(timed), and runs harness.cpp, which times Strata's library against anchors
-(OpenBLAS, oneDNN, a STREAM-like triad) on the same inputs in one process and
-checks Strata's result. Optional peers (other compilers) run the same MLIR
+(timed), and runs harness.cpp, which times Strata's library and the anchors
+(OpenBLAS, oneDNN, a STREAM-like triad) on the same seeded inputs, each in a
+process of its own, and checks Strata's result. Optional peers (other compilers) run the same MLIR
 file on the same inputs. Prints a table; writes CSV and JSON to --out.
 
 Python 3 standard library only. See README.md.
@@ -403,15 +403,12 @@ def anchor_env(threads, hugetlb):
     env.pop("OPENBLAS_L2_SIZE", None)
     env["OPENBLAS_NUM_THREADS"] = str(threads)
     env["OMP_NUM_THREADS"] = str(threads)  # oneDNN (OpenMP runtime)
-    # Strata's code (LLVM's libomp) and oneDNN (GNU libgomp) bring two
-    # OpenMP runtimes into one process. libomp keeps its idle threads
-    # spinning for 200 ms after a parallel region, on the cores of whichever
-    # library runs next; KMP_BLOCKTIME=0 puts them to sleep at once. (Passive
-    # waiting in libgomp as well, OMP_WAIT_POLICY=passive, halved oneDNN's
-    # two-core convolution, which runs many short regions: measured 0.52 ms
-    # with only KMP_BLOCKTIME=0, 1.0 ms with both, 0.58 ms with neither,
-    # when Strata's run took 0.99, 1.03 and 1.22 ms.)
-    env["KMP_BLOCKTIME"] = "0"
+    # No KMP_BLOCKTIME or OMP_WAIT_POLICY: every library is timed in a
+    # process of its own (see measure), so no OpenMP runtime's idle threads
+    # spin on the cores of another's, and each keeps its default waiting.
+    # (KMP_BLOCKTIME=0 would put Strata's threads to sleep after every
+    # parallel region; waking a sleeping vCPU costs about 0.13 ms here,
+    # which doubled a 0.14 ms two-core GEMM.)
     if hugetlb:
         env["GLIBC_TUNABLES"] = "glibc.malloc.hugetlb=1"
     return env
@@ -461,12 +458,13 @@ def compile_strata(strata_compile, mlir, lib, threads, retries=3, extra=()):
     return None, err
 
 
-def run_harness(exe, wl, lib, args, env, dump_dir, log_path):
+def run_harness(exe, wl, lib, args, env, dump_dir, log_path, time="all"):
     name, kind, dims = wl
     cmd = pin(args.threads) + [
            exe, "--kind", kind, "--dims", ",".join(map(str, dims)),
            "--threads", str(args.threads), "--reps", str(args.reps),
-           "--budget", str(args.budget), "--seed", str(args.seed)]
+           "--budget", str(args.budget), "--seed", str(args.seed),
+           "--time", time]
     if lib:
         cmd += ["--lib", lib, "--fn", kind]
     if dump_dir:
@@ -485,6 +483,66 @@ def run_harness(exe, wl, lib, args, env, dump_dir, log_path):
         tail = r.stderr.strip()[-2000:]
         return None, f"harness exited with {r.returncode}: {tail}", cmd
     return json.loads(last[-1]), None, cmd
+
+
+def _pooled(parts):
+    """One timing from the same measurement in several processes: their
+    samples pooled (median and minimum of all)."""
+    samples = [t for p in parts for t in p.get("samples_s") or []]
+    if not samples:
+        return None
+    samples.sort()
+    n = len(samples)
+    med = samples[n // 2] if n % 2 else 0.5 * (samples[n // 2 - 1]
+                                               + samples[n // 2])
+    return {"median_s": med, "min_s": samples[0], "runs": n}
+
+
+def measure(exe, wl, lib, args, env, dump_dir, log_base):
+    """Times the anchors, then Strata, then the anchors again, each in a
+    process of its own on the same seeded inputs: two OpenMP runtimes in
+    one process (Strata's libomp, oneDNN's libgomp) slow each other down,
+    whatever their settings. The anchors' samples from both runs are pooled,
+    so drift on a shared machine favours neither side. Returns
+    (result, error, strata command) like run_harness."""
+    before, err, _ = run_harness(exe, wl, None, args, env, None,
+                                 log_base + ".anchors1.log", "anchors")
+    if err:
+        return None, err, []
+    res, serr, cmd = run_harness(exe, wl, lib, args, env, dump_dir,
+                                 log_base + ".log", "strata")
+    after, err, _ = run_harness(exe, wl, None, args, env, None,
+                                log_base + ".anchors2.log", "anchors")
+    if err:
+        return None, err, cmd
+    if serr:
+        # Strata's call may have crashed its process: the anchors' row
+        # still says what they reach.
+        sig = ""
+        m = re.match(r"harness exited with (-\d+)", serr)
+        if m:
+            sig = f" (signal {-int(m.group(1))})"
+        res = dict(before)
+        res["strata"] = {"status": "error",
+                         "error": f"the call crashed the harness{sig}; "
+                         f"log: {os.path.basename(log_base)}.log"}
+    anchors = []
+    for a, b in zip(before["anchors"], after["anchors"]):
+        if "error" in a or "error" in b:
+            anchors.append(a if "error" in a else b)
+            continue
+        pooled = dict(a)
+        pooled.update(_pooled([a, b]))
+        pooled.pop("samples_s", None)
+        anchors.append(pooled)
+    res["anchors"] = anchors
+    if "triad" in before and "triad" in after:
+        t = dict(before["triad"])
+        t.update(_pooled([before["triad"], after["triad"]]))
+        t.pop("samples_s", None)
+        t["gbs"] = t["bytes"] / t["median_s"] / 1e9
+        res["triad"] = t
+    return res, None, cmd
 
 
 # ---------------------------------------------------------------------------
@@ -586,7 +644,8 @@ def peer_unfused(ctx, wl, mlir_path, dump_dir):
                               timeout=ctx["timeout"])
     hres, herr, _ = run_harness(ctx["harness"], wl, lib, args, ctx["env"],
                                 None, os.path.join(ctx["logs"],
-                                                   name + ".unfused.log"))
+                                                   name + ".unfused.log"),
+                                "strata")
     if herr:
         raise PeerSkip(herr.splitlines()[-1])
     st = hres["strata"]
@@ -870,26 +929,10 @@ def main():
             dump = os.path.join(out, "data", name)
             os.makedirs(dump, exist_ok=True)
         log(f"[{i}/{len(workloads)}] {name}: running the harness")
-        hres, herr, hcmd = run_harness(
+        hres, herr, hcmd = measure(
             exe, wl, None if cerr else lib, args, env, dump,
-            os.path.join(out, "logs", name + ".log"))
+            os.path.join(out, "logs", name))
         res["harness_command"] = shlex.join(hcmd)
-        if herr and not cerr:
-            # Strata's call may have crashed the harness: measure the
-            # anchors alone so that the row still says what they reach.
-            log(f"{name}: {herr}; running the anchors alone")
-            hres, herr2, _ = run_harness(
-                exe, wl, None, args, env, dump,
-                os.path.join(out, "logs", name + ".anchors.log"))
-            if not herr2:
-                sig = ""
-                m = re.match(r"harness exited with (-\d+)", herr)
-                if m:
-                    sig = f" (signal {-int(m.group(1))})"
-                hres["strata"] = {"status": "error",
-                                  "error": f"the call crashed the harness"
-                                  f"{sig}; log: logs/{name}.log"}
-                herr = None
         if herr:
             res["status"] = "harness failed"
             res["error"] = herr

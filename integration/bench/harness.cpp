@@ -173,13 +173,27 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-// One warm-up call, then up to `reps` timed calls that fit in `budget`
-// seconds (at least one). Appends the timed samples to `samples`.
+// Seconds of untimed calls before timing starts. One call is not enough:
+// here a two-thread library ran its first ~15 ms of calls at half speed
+// (0.31 ms, then 0.13 ms per call), while the idle second vCPU warmed up.
+constexpr double kWarmUpSeconds = 0.1;
+
+// Calls `f` again until kWarmUpSeconds have passed since `start` (nothing
+// more when one call alone takes that long).
+void warmUp(const std::function<void()> &f, double start) {
+  while (now() - start < kWarmUpSeconds)
+    f();
+}
+
+// Warm-up calls (the first one timed), then up to `reps` timed calls that
+// fit in `budget` seconds (at least one). Appends the timed samples to
+// `samples`.
 double timeRuns(const std::function<void()> &f, int reps, double budget,
                 std::vector<double> &samples) {
   double t0 = now();
   f();
   double warm = now() - t0;
+  warmUp(f, t0);
   int n = reps;
   if (warm > 0)
     n = int(std::min<double>(reps, std::max(1.0, std::floor(budget / warm))));
@@ -513,6 +527,13 @@ std::string jsonNum(double v) {
   return buf;
 }
 
+std::string jsonArray(const std::vector<double> &values) {
+  std::string o = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    o += (i ? ", " : "") + jsonNum(values[i]);
+  return o + "]";
+}
+
 struct JsonObj {
   std::vector<std::pair<std::string, std::string>> kv;
   JsonObj &num(const std::string &k, double v) {
@@ -830,16 +851,20 @@ std::vector<int64_t> parseDims(const std::string &s) {
       "usage: harness --kind K --dims D1,D2,... [--lib X.so --fn NAME]\n"
       "               [--threads T] [--reps N] [--budget SECONDS]\n"
       "               [--seed S] [--tol E] [--dump DIR] [--triad-mib M]\n"
+      "               [--time all|strata|anchors]\n"
       "  kinds: matmul (M,N,K) mlp (M,K,N) attention (BH,S,D)\n"
       "         conv (N,OH,OW,C,F,KH,KW) softmax|layernorm|eltwise (R,C)\n"
-      "  Without --lib only the anchors run.\n");
+      "  Without --lib only the anchors run. --time strata times Strata\n"
+      "  alone (the reference is still computed), --time anchors the\n"
+      "  anchors and the triad alone: each library in its own process, so\n"
+      "  no runtime's idle threads compete with another's.\n");
   std::exit(2);
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string kind, dimsStr, lib, fn, dumpDir;
+  std::string kind, dimsStr, lib, fn, dumpDir, timeWhat = "all";
   int threads = 1, reps = 10;
   double budget = 10, tol = 1e-4;
   uint64_t seed = 1;
@@ -873,11 +898,17 @@ int main(int argc, char **argv) {
       dumpDir = val();
     else if (a == "--triad-mib")
       triadMiB = std::stoi(val());
+    else if (a == "--time")
+      timeWhat = val();
     else
       usage();
   }
-  if (kind.empty() || dimsStr.empty() || reps < 1 || threads < 1)
+  if (kind.empty() || dimsStr.empty() || reps < 1 || threads < 1 ||
+      (timeWhat != "all" && timeWhat != "strata" && timeWhat != "anchors"))
     usage();
+  bool timeAnchors = timeWhat != "strata";
+  if (timeWhat == "anchors")
+    lib.clear();
 
   openblas_set_num_threads(threads);
   const dnnl_version_t *dv = dnnl_version();
@@ -918,7 +949,7 @@ int main(int argc, char **argv) {
   std::unique_ptr<Triad> triad;
   std::vector<double> triadSamples;
   auto measureTriad = [&] {
-    if (!triad)
+    if (!triad || !timeAnchors)
       return;
     settle();
     timeRuns([&] { triad->run(); }, std::max(reps, 5), 2.0, triadSamples);
@@ -930,6 +961,8 @@ int main(int argc, char **argv) {
   // a shared machine does not favour either side.
   int half = std::max(1, (reps + 1) / 2);
   auto measureAnchors = [&] {
+    if (!timeAnchors)
+      return;
     for (auto &an : w.anchors) {
       if (!an.error.empty())
         continue;
@@ -969,6 +1002,7 @@ int main(int argc, char **argv) {
       callCiface(sym, args);
       double warm = now() - t0;
       double firstErr = relL2(*w.outputs[0], *w.ref);
+      warmUp([&] { callCiface(sym, args); }, t0);
       // A call that alone takes more than 3x the budget is timed once: the
       // warm-up is the only sample (reported as warmup_only).
       bool warmupOnly = warm > 3 * budget;
@@ -993,6 +1027,7 @@ int main(int argc, char **argv) {
           .num("median_s", med)
           .num("min_s", *std::min_element(samples.begin(), samples.end()))
           .num("runs", double(samples.size()))
+          .raw("samples_s", jsonArray(samples))
           .boolean("warmup_only", warmupOnly)
           .num("rel_err", firstErr)
           .num("rel_err_after_runs", lastErr)
@@ -1018,10 +1053,13 @@ int main(int argc, char **argv) {
     an.relErr = relL2(*an.out, *w.ref);
     JsonObj o;
     o.str("name", an.name).str("note", an.note);
-    if (an.error.empty())
+    if (!timeAnchors)
+      o.boolean("timed", false);
+    else if (an.error.empty())
       o.num("median_s", median(an.samples))
           .num("min_s", *std::min_element(an.samples.begin(), an.samples.end()))
           .num("runs", double(an.samples.size()))
+          .raw("samples_s", jsonArray(an.samples))
           .num("rel_err_vs_reference", an.relErr);
     else
       o.str("error", an.error);
@@ -1039,10 +1077,11 @@ int main(int argc, char **argv) {
       .raw("strata", strata.dump())
       .raw("anchors", anchorsJson)
       .raw("info", info.dump());
-  if (triad) {
+  if (triad && timeAnchors) {
     JsonObj t;
     t.num("median_s", median(triadSamples))
         .num("runs", double(triadSamples.size()))
+        .raw("samples_s", jsonArray(triadSamples))
         .num("bytes", triad->bytes())
         .num("gbs", triad->bytes() / median(triadSamples) / 1e9);
     out.raw("triad", t.dump());
