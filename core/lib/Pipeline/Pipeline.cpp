@@ -62,6 +62,11 @@ void strata::buildSchedulePipeline(OpPassManager &pm, const hw::Description &,
 }
 
 void strata::buildBufferizePipeline(OpPassManager &pm) {
+  // A fresh tile inserted into a larger tensor (a tile filled where it is
+  // first used, out of a loop that ran once and was folded) is made in
+  // that tensor's buffer, not in a buffer of its own copied back. Before
+  // the entry points' copies of repeated results, which it would merge.
+  addPipeline(pm, "eliminate-empty-tensors");
   pm.addPass(createStrataPrepareEntryPoints());
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries "
                   "function-boundary-type-conversion=identity-layout-map},"

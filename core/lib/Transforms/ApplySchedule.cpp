@@ -102,12 +102,62 @@ SmallVector<Attribute> gridMapping(MLIRContext *ctx, const Schedule &s) {
   return mapping;
 }
 
+/// Whether an output of `op` starts as a fill: a contraction's zeroed
+/// accumulator.
+bool initIsFill(Operation *op) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+  return dps && llvm::any_of(dps.getDpsInits(), [](Value init) {
+           return init.getDefiningOp<linalg::FillOp>() != nullptr;
+         });
+}
+
+/// Tiles `op` by `options` fusing the fills of its outputs into the loops:
+/// each tile is filled where it is first used, on the thread that owns it
+/// and while it is in cache, instead of the whole output in one sequential
+/// pass before the nest. Only loops over parallel dims may be given: in a
+/// reduction loop the fill would run on every iteration.
+FailureOr<scf::SCFTilingResult>
+tileFusingFills(RewriterBase &rw, Operation *op,
+                const scf::SCFTilingOptions &tiling) {
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [](tensor::ExtractSliceOp, OpResult producer,
+         bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (isa<linalg::FillOp>(producer.getOwner()))
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      });
+  op->setAttr(kRootAttrName, rw.getUnitAttr());
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      scf::tileConsumerAndFuseProducersUsingSCF(rw, cast<TilingInterface>(op),
+                                                options);
+  op->removeAttr(kRootAttrName);
+  if (failed(fused))
+    return failure();
+  scf::SCFTilingResult result;
+  for (Operation *tiled : fused->tiledAndFusedOps)
+    if (tiled->hasAttr(kRootAttrName)) {
+      tiled->removeAttr(kRootAttrName);
+      result.tiledOps.push_back(tiled);
+    }
+  if (result.tiledOps.size() != 1)
+    return failure();
+  for (OpResult r : op->getResults())
+    result.replacements.push_back(fused->replacements.lookup(r));
+  result.loops.assign(fused->loops.begin(), fused->loops.end());
+  return result;
+}
+
 /// Tiles `op` once; returns the tiled op (or `op` when nothing is tiled).
+/// With `fuseFills`, fills of its outputs are fused into the loops (see
+/// tileFusingFills).
 FailureOr<Operation *>
 tile(RewriterBase &rw, Operation *op, ArrayRef<int64_t> sizes,
      ArrayRef<int64_t> order, scf::SCFTilingOptions::LoopType type,
      ArrayRef<Attribute> mapping = {},
-     SmallVectorImpl<LoopLikeOpInterface> *loops = nullptr) {
+     SmallVectorImpl<LoopLikeOpInterface> *loops = nullptr,
+     bool fuseFills = false) {
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return op;
   scf::SCFTilingOptions options;
@@ -119,7 +169,9 @@ tile(RewriterBase &rw, Operation *op, ArrayRef<int64_t> sizes,
     options.setMapping(mapping);
   rw.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> result =
-      scf::tileUsingSCF(rw, cast<TilingInterface>(op), options);
+      fuseFills && initIsFill(op)
+          ? tileFusingFills(rw, op, options)
+          : scf::tileUsingSCF(rw, cast<TilingInterface>(op), options);
   if (failed(result))
     return op->emitError("strata-apply-schedule: tiling failed");
   rw.replaceOp(op, result->replacements);
@@ -503,11 +555,12 @@ FailureOr<Operation *> apply(RewriterBase &rw, linalg::LinalgOp op,
   size_t loops = op.getNumLoops();
   Operation *current = op.getOperation();
 
-  // 1. The grid.
+  // 1. The grid (over parallel dims only: its fills fuse).
+  bool contraction = s.kind == "contraction";
   if (!s.grid.empty()) {
     FailureOr<Operation *> tiled =
         tile(rw, current, s.grid, {}, scf::SCFTilingOptions::LoopType::ForallOp,
-             gridMapping(ctx, s));
+             gridMapping(ctx, s), nullptr, contraction);
     if (failed(tiled))
       return failure();
     current = *tiled;
@@ -520,11 +573,13 @@ FailureOr<Operation *> apply(RewriterBase &rw, linalg::LinalgOp op,
       if (level.sizes[d] != 0)
         cacheSizes[d] = level.sizes[d];
   SmallVector<LoopLikeOpInterface> cacheLoops;
-  if (fuseEpilogue && s.kind == "contraction" && epilogueOf(current)) {
-    // An epilogue runs on each output tile once it is final: the cache
-    // loops over parallel dims that come before the first reduction loop
-    // are made first, the epilogue is fused into them (after the reduction
-    // loops), then the remaining loops tile the contraction alone.
+  bool epilogue = fuseEpilogue && contraction && epilogueOf(current);
+  if (epilogue || (contraction && initIsFill(current))) {
+    // An epilogue runs on each output tile once it is final, and a zero
+    // fill of the accumulator just before its first use: the cache loops
+    // over parallel dims that come before the first reduction loop are made
+    // first, with the fill fused into them and the epilogue fused after the
+    // reduction loops, then the remaining loops tile the contraction alone.
     SmallVector<int64_t> outer(loops, 0), inner = cacheSizes;
     SmallVector<utils::IteratorType> types =
         cast<linalg::LinalgOp>(current).getIteratorTypesArray();
@@ -538,17 +593,19 @@ FailureOr<Operation *> apply(RewriterBase &rw, linalg::LinalgOp op,
     }
     FailureOr<Operation *> tiled =
         tile(rw, current, outer, s.tileOrder,
-             scf::SCFTilingOptions::LoopType::ForOp, {}, &cacheLoops);
+             scf::SCFTilingOptions::LoopType::ForOp, {}, &cacheLoops, true);
     if (failed(tiled))
       return failure();
     current = *tiled;
-    SmallVector<LoopLikeOpInterface> nest;
-    if (Operation *grid = current->getParentOfType<scf::ForallOp>())
-      nest.push_back(cast<LoopLikeOpInterface>(grid));
-    nest.append(cacheLoops.begin(), cacheLoops.end());
-    fuseEpilogues(rw, nest);
-    dropUnreadResults(rw, nest);
-    cacheLoops.assign(nest.end() - cacheLoops.size(), nest.end());
+    if (epilogue) {
+      SmallVector<LoopLikeOpInterface> nest;
+      if (Operation *grid = current->getParentOfType<scf::ForallOp>())
+        nest.push_back(cast<LoopLikeOpInterface>(grid));
+      nest.append(cacheLoops.begin(), cacheLoops.end());
+      fuseEpilogues(rw, nest);
+      dropUnreadResults(rw, nest);
+      cacheLoops.assign(nest.end() - cacheLoops.size(), nest.end());
+    }
     SmallVector<LoopLikeOpInterface> innerLoops;
     tiled = tile(rw, current, inner, s.tileOrder,
                  scf::SCFTilingOptions::LoopType::ForOp, {}, &innerLoops);

@@ -30,3 +30,24 @@ func.func @matmul(%a: tensor<100x40xf32>, %b: tensor<40x96xf32>, %c: tensor<100x
       ins(%a, %b : tensor<100x40xf32>, tensor<40x96xf32>) outs(%c : tensor<100x96xf32>) -> tensor<100x96xf32>
   return %r : tensor<100x96xf32>
 }
+
+// A zero-filled accumulator is filled where it is first used: the fill is
+// fused into the grid loop and the cache loops over parallel dims before
+// the k loop (each thread fills its own n tile while it is in cache), not
+// done over the whole output before the nest.
+// CHECK-LABEL: func.func @zero_filled
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<100x96xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.forall (%{{.*}}) = (0) to (100) step (50) shared_outs(%{{.*}} = %[[E]])
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c50 step %c1
+// CHECK: vector.transfer_write %{{.*}} : vector<1x64xf32>, tensor<1x64xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c40 step %c16
+// CHECK: vector.contract
+func.func @zero_filled(%a: tensor<100x40xf32>, %b: tensor<40x96xf32>) -> tensor<100x96xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<100x96xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<100x96xf32>) -> tensor<100x96xf32>
+  %r = linalg.matmul {strata.schedule = #strata.schedule<{kind = "contraction", grid_level = "core", grid = [50, 0, 0], tiles = [{memory = "l2", sizes = [24, 64, 0]}, {memory = "l1", sizes = [0, 0, 16]}], tile_order = [1, 2, 0], promote = [0, 1], register = [4, 32, 1], register_order = [1, 0, 2], vector_dim = 1, vector_width = 16}>}
+      ins(%a, %b : tensor<100x40xf32>, tensor<40x96xf32>) outs(%c : tensor<100x96xf32>) -> tensor<100x96xf32>
+  return %r : tensor<100x96xf32>
+}

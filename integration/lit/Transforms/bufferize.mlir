@@ -82,3 +82,26 @@ func.func @elementwise(%x: tensor<8xi32>, %y: tensor<8xi32>) -> tensor<8xi32> {
   } -> tensor<8xi32>
   return %g : tensor<8xi32>
 }
+
+// -----
+
+// A fresh tile computed and inserted into the result is computed in the
+// result's buffer (eliminate-empty-tensors): no buffer of its own, no copy.
+// CHECK-LABEL: func.func @fill_tile
+// CHECK-SAME: (%[[A:.*]]: memref<8x16xf32>, %[[R:.*]]: memref<8x16xf32>) {
+// CHECK-NOT: memref.alloc
+// CHECK: %[[T:.*]] = memref.subview %[[R]][0, 0] [8, 8] [1, 1]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[T]] :
+// CHECK: linalg.add ins(%[[T]], %{{.*}} : {{.*}}) outs(%[[T]] :
+func.func @fill_tile(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %t = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%t : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %s = tensor.extract_slice %a[0, 0] [8, 8] [1, 1] : tensor<8x16xf32> to tensor<8x8xf32>
+  %g = linalg.add ins(%f, %s : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %i = tensor.insert_slice %g into %e[0, 0] [8, 8] [1, 1] : tensor<8x8xf32> into tensor<8x16xf32>
+  %s2 = tensor.extract_slice %a[0, 8] [8, 8] [1, 1] : tensor<8x16xf32> to tensor<8x8xf32>
+  %j = tensor.insert_slice %s2 into %i[0, 8] [8, 8] [1, 1] : tensor<8x8xf32> into tensor<8x16xf32>
+  return %j : tensor<8x16xf32>
+}

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "HostDescription.h"
+#include "StackBuffers.h"
 #include "ThreadLowering.h"
 
 #include "strata/Codegen/HostLowering.h"
@@ -49,12 +50,14 @@ public:
   // which become loops that LLVM's loop vectorizer handles. f32
   // transcendentals become polynomials that stay vectorized instead of
   // scalar libm calls; accumulators left in memory by bufferization move
-  // back into registers; grid loops become threads. Then the shared host
-  // lowering (which also lowers copies and n-D vectors).
+  // back into registers; small scratch buffers move to the stack; grid
+  // loops become threads. Then the shared host lowering (which also lowers
+  // copies and n-D vectors).
   void buildLoweringPipeline(mlir::OpPassManager &pm,
                              const hw::Description &) const override {
     addPipeline(pm, "func.func(convert-linalg-to-loops,strata-approximate-math,"
                     "strata-hoist-vector-transfers),canonicalize,cse");
+    cpu::addStackBuffersPass(pm);
     cpu::buildThreadLoweringPipeline(pm);
     buildLoopsToLLVMPipeline(pm);
   }

@@ -22,6 +22,7 @@
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -98,6 +99,15 @@ void convertToThreads(IRRewriter &rewriter, scf::ForallOp forall) {
 
   auto parallel = omp::ParallelOp::create(rewriter, loc, parallelClauses);
   rewriter.createBlock(&parallel.getRegion());
+  // Stack buffers of static size at the top of the body (StackBuffers.h)
+  // are made once per thread, before the work-sharing loop: a thread given
+  // several iterations reuses them instead of growing its stack each time.
+  while (auto alloca = dyn_cast<memref::AllocaOp>(forall.getBody()->front())) {
+    if (alloca->getNumOperands() != 0)
+      break;
+    rewriter.moveOpBefore(alloca, rewriter.getInsertionBlock(),
+                          rewriter.getInsertionPoint());
+  }
   auto wsloop = omp::WsloopOp::create(rewriter, loc, omp::WsloopOperands());
   omp::TerminatorOp::create(rewriter, loc);
   rewriter.createBlock(&wsloop.getRegion());

@@ -12,20 +12,14 @@ enum { M = 256, K = 512, N = 384 };
 int main(int argc, char **argv) {
   if (argc != 2)
     return 2;
-  void (*matmul)(Desc2D *, Desc2D *, Desc2D *) =
-      (void (*)(Desc2D *, Desc2D *, Desc2D *))loadEntry(argv[1], "matmul");
+  MatmulEntry matmul = (MatmulEntry)loadEntry(argv[1], "matmul");
   if (!matmul)
     return 1;
-  float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
-  float *c = malloc(sizeof(float) * M * N);
-  for (int i = 0; i < M * K; ++i)
-    a[i] = (float)((i * 7) % 13) / 13.0f - 0.5f;
-  for (int i = 0; i < K * N; ++i)
-    b[i] = (float)((i * 5) % 11) / 11.0f - 0.5f;
+  MatmulOperands o = matmulOperands(M, K, N);
+  float *a = o.a, *b = o.b, *c = o.c;
   for (int i = 0; i < M * N; ++i)
     c[i] = NAN;
-  Desc2D da = describe(a, M, K), db = describe(b, K, N), dc = describe(c, M, N);
-  matmul(&da, &db, &dc);
+  matmul(&o.da, &o.db, &o.dc);
   double maxError = 0;
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {

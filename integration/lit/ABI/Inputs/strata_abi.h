@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 typedef struct {
   float *allocated, *aligned;
@@ -31,6 +32,30 @@ static void *loadEntry(const char *path, const char *name) {
   if (!entry)
     fprintf(stderr, "no %s\n", symbol);
   return entry;
+}
+
+typedef void (*MatmulEntry)(Desc2D *, Desc2D *, Desc2D *);
+
+/* Row-major operands of C[m x n] = A[m x k] * B[k x n], filled with small
+ * repeating patterns (exact in f32), and their descriptors. */
+typedef struct {
+  float *a, *b, *c;
+  Desc2D da, db, dc;
+} MatmulOperands;
+
+static MatmulOperands matmulOperands(int64_t m, int64_t k, int64_t n) {
+  MatmulOperands o;
+  o.a = (float *)malloc(sizeof(float) * m * k);
+  o.b = (float *)malloc(sizeof(float) * k * n);
+  o.c = (float *)malloc(sizeof(float) * m * n);
+  for (int64_t i = 0; i < m * k; ++i)
+    o.a[i] = (float)((i * 7) % 13) / 13.0f - 0.5f;
+  for (int64_t i = 0; i < k * n; ++i)
+    o.b[i] = (float)((i * 5) % 11) / 11.0f - 0.5f;
+  o.da = describe(o.a, m, k);
+  o.db = describe(o.b, k, n);
+  o.dc = describe(o.c, m, n);
+  return o;
 }
 
 #endif
