@@ -35,3 +35,23 @@ func.func @f64_untouched(%x: f64, %y: vector<4xf32>) -> (f64, vector<4xf32>) {
   %s = math.sqrt %y : vector<4xf32>
   return %e, %s : f64, vector<4xf32>
 }
+
+// -----
+
+// exp: clamp, k = roundeven(x * log2 e), r = x - k ln 2 in two steps, a
+// degree-6 polynomial (doubled), times 2^(k-1) built in the exponent field.
+// CHECK-LABEL: func.func @exp_lean
+// CHECK: %[[LO:.*]] = arith.maximumf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK: %[[X:.*]] = arith.minimumf %[[LO]], %{{.*}} : vector<8xf32>
+// CHECK: %[[K:.*]] = math.roundeven %{{.*}} : vector<8xf32>
+// CHECK-COUNT-8: math.fma
+// CHECK: %[[I:.*]] = arith.fptosi %[[K]] : vector<8xf32> to vector<8xi32>
+// CHECK: arith.addi %[[I]]
+// CHECK: arith.shli
+// CHECK: arith.bitcast %{{.*}} : vector<8xi32> to vector<8xf32>
+// CHECK-NOT: arith.select
+// CHECK: return
+func.func @exp_lean(%x: vector<8xf32>) -> vector<8xf32> {
+  %e = math.exp %x : vector<8xf32>
+  return %e : vector<8xf32>
+}
