@@ -75,6 +75,9 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registerStrataDialects(registry);
   mlir::MLIRContext ctx(registry);
+  // Errors point at the input's file, line and column; the whole module
+  // printed after an error on it would bury the message.
+  ctx.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
 

@@ -58,7 +58,7 @@ struct ChooseSchedules : strata::impl::StrataScheduleBase<ChooseSchedules> {
         return signalPassFailure();
       }
     }
-    std::set<std::string> used;
+    std::set<std::string> used, scheduled;
     WalkResult result = module.walk([&](func::FuncOp fn) {
       int64_t index = 0;
       WalkResult inner = fn.walk([&](linalg::LinalgOp op) {
@@ -68,6 +68,7 @@ struct ChooseSchedules : strata::impl::StrataScheduleBase<ChooseSchedules> {
             !hasByteElements(op))
           return WalkResult::advance();
         LoopNest nest = loopNestOf(op);
+        scheduled.insert(key);
         if (overrides.contains(key)) {
           used.insert(key);
           llvm::Expected<Schedule> given = Schedule::fromJson(
@@ -101,10 +102,15 @@ struct ChooseSchedules : strata::impl::StrataScheduleBase<ChooseSchedules> {
       return signalPassFailure();
     for (const auto &[key, value] : overrides.items())
       if (!used.count(key)) {
+        std::string known;
+        for (const std::string &name : scheduled)
+          known += (known.empty() ? "" : ", ") + name;
         module.emitError() << "schedule file '" << scheduleFile << "' names '"
                            << key
                            << "', which is not a scheduled op (expected "
-                              "\"<function>/<n>\" of a linalg op)";
+                              "\"<function>/<n>\" of a linalg op; this "
+                              "program's are: "
+                           << (known.empty() ? "none" : known) << ")";
         return signalPassFailure();
       }
   }

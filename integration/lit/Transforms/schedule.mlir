@@ -11,6 +11,8 @@
 // RUN: not strata-opt %s --strata-attach-target=target=host-x86-avx512 --strata-schedule=schedule-file=%t-bad.json 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: echo '{"matmul/7": {}}' > %t-none.json
 // RUN: not strata-opt %s --strata-attach-target=target=host-x86-avx512 --strata-schedule=schedule-file=%t-none.json 2>&1 | FileCheck %s --check-prefix=NONE
+// strata-compile says the same, without printing the module after it.
+// RUN: not strata-compile %s --target=host-x86-avx512 --schedule=%t-none.json -o %t.so 2>&1 | FileCheck %s --check-prefix=NONE --implicit-check-not="see current operation"
 
 // AVX512-LABEL: func.func @matmul
 // AVX512: linalg.fill
@@ -33,7 +35,7 @@
 // FILE-LABEL: func.func @matmul
 // FILE: linalg.matmul {strata.schedule = #strata.schedule<{kind = "contraction", partial_reduction = false, promote = [], register = [4, 32, 1], register_order = [], tile_order = [], tiles = [], vector_dim = 1 : i64, vector_width = 16 : i64}>}
 // BAD: error: {{.*}}-bad.json:/matmul/1/register: expected 3 entries (one per loop of the op), got 2
-// NONE: error: schedule file '{{.*}}-none.json' names 'matmul/7', which is not a scheduled op
+// NONE: error: schedule file '{{.*}}-none.json' names 'matmul/7', which is not a scheduled op (expected "<function>/<n>" of a linalg op; this program's are: matmul/1, rowsum/{{[0-9]+}})
 
 func.func @matmul(%a: tensor<512x256xf32>, %b: tensor<256x384xf32>) -> tensor<512x384xf32> {
   %zero = arith.constant 0.0 : f32
