@@ -318,10 +318,13 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   s.registerOrder.insert(s.registerOrder.end(), window.begin(), window.end());
   s.registerOrder.push_back(k);
   // Packing pays when the operands are reused across tiles; each packed
-  // copy is contiguous and padded to whole register tiles. A windowed A is
-  // read in place: its rows overlap.
-  s.promote = a->windowed() ? std::vector<int64_t>{bIndex}
-                            : std::vector<int64_t>{aIndex, bIndex};
+  // copy is contiguous and padded to whole register tiles. A packed block
+  // of A is read once per register tile along n in its n tile: when one
+  // register tile covers the n tile (a 1x1 convolution's 64 output
+  // channels), packing A would only add a copy of it, so A is read in
+  // place. A windowed A is read in place too: its rows overlap.
+  s.promote = a->windowed() || nc <= nr ? std::vector<int64_t>{bIndex}
+                                        : std::vector<int64_t>{aIndex, bIndex};
   return true;
 }
 } // namespace

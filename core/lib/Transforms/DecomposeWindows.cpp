@@ -16,6 +16,7 @@
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -285,6 +286,44 @@ strata::decomposeWindows(RewriterBase &rw, linalg::LinalgOp op,
 }
 
 namespace {
+/// A window of one position read with unit strides is no window: a 1x1
+/// convolution is a matmul over the pixels. The op's unit loops (the
+/// filter loops, and a batch of one) are dropped, so that every operand is
+/// read plainly; normalize-contractions then collapses the pixel loops into
+/// one, and the model schedules it as a GEMM instead of a row of pixels at
+/// a time.
+struct DropUnitWindow : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rw) const override {
+    std::optional<Window> w = windowOf(op);
+    if (!w)
+      return failure();
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    for (unsigned f : w->filterLoops)
+      if (extents[f] != 1)
+        return failure();
+    for (const WindowDim &dim : w->dims)
+      if (dim.stride != 1 || dim.offset != 0)
+        return failure();
+    linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(*op);
+    if (!generic) {
+      FailureOr<linalg::GenericOp> generalized =
+          linalg::generalizeNamedOp(rw, op);
+      if (failed(generalized))
+        return failure();
+      generic = *generalized;
+    }
+    FailureOr<linalg::DropUnitDimsResult> dropped =
+        linalg::dropUnitDims(rw, generic, linalg::ControlDropUnitDims());
+    if (failed(dropped))
+      return failure();
+    rw.replaceOp(generic, dropped->replacements);
+    return success();
+  }
+};
+
 struct DecomposeWindow : OpInterfaceRewritePattern<linalg::LinalgOp> {
   DecomposeWindow(MLIRContext *ctx, bool contractions)
       : OpInterfaceRewritePattern(ctx), contractions(contractions) {}
@@ -304,6 +343,7 @@ struct DecomposeWindows
   using StrataDecomposeWindowsBase::StrataDecomposeWindowsBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
+    patterns.add<DropUnitWindow>(&getContext(), /*benefit=*/2);
     patterns.add<DecomposeWindow>(&getContext(), contractions);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }

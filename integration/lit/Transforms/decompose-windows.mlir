@@ -101,3 +101,29 @@ func.func @nchw(%in: tensor<1x3x6x6xf32>, %w: tensor<4x3x2x2xf32>) -> tensor<1x4
       ins(%in, %w : tensor<1x3x6x6xf32>, tensor<4x3x2x2xf32>) outs(%f : tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf32>
   return %o : tensor<1x4x5x5xf32>
 }
+
+// A 1x1 window read with unit strides is no window: the unit loops (the
+// filter's and the batch of one) are dropped and the convolution is a
+// contraction over pixels, input channels and output channels.
+// WHOLE-LABEL: func.func @conv_1x1
+// WHOLE-DAG: %[[X:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1], [2], [3]] : tensor<1x14x14x32xf32> into tensor<14x14x32xf32>
+// WHOLE-DAG: %[[W:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2], [3]] : tensor<1x1x32x16xf32> into tensor<32x16xf32>
+// WHOLE: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[X]], %[[W]] : tensor<14x14x32xf32>, tensor<32x16xf32>)
+// WHOLE: tensor.expand_shape
+// WHOLE-NOT: linalg.conv_2d
+// A 1x1 window with stride 2 is still a window: its one term reads a
+// strided slice.
+// WHOLE-LABEL: func.func @conv_1x1_s2
+// WHOLE: tensor.extract_slice %arg0[0, 0, 0, 0] [1, 8, 8, 32] [1, 2, 2, 1]
+// WHOLE-NOT: tensor.collapse_shape
+func.func @conv_1x1(%x: tensor<1x14x14x32xf32>, %w: tensor<1x1x32x16xf32>, %o: tensor<1x14x14x16xf32>) -> tensor<1x14x14x16xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x14x14x32xf32>, tensor<1x1x32x16xf32>) outs(%o : tensor<1x14x14x16xf32>) -> tensor<1x14x14x16xf32>
+  return %r : tensor<1x14x14x16xf32>
+}
+
+func.func @conv_1x1_s2(%x: tensor<1x15x15x32xf32>, %w: tensor<1x1x32x16xf32>, %o: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x15x15x32xf32>, tensor<1x1x32x16xf32>) outs(%o : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %r : tensor<1x8x8x16xf32>
+}
