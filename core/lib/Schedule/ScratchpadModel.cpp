@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Schedule/ScratchpadModel.h"
+#include "ScratchpadCosts.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -52,57 +53,13 @@ UnitGrid strata::unitGrid(const hw::Description &chip,
 }
 
 namespace {
-int64_t bytesOf(llvm::StringRef type) {
-  if (type == "bf16" || type == "f16" || type == "i16")
-    return 2;
-  if (type == "i8")
-    return 1;
-  if (type == "f64" || type == "i64")
-    return 8;
-  return 4;
-}
+using namespace strata::scratchpad;
 
 /// Operand `i`'s element type; without types, the nest's element size.
 std::string typeOf(const LoopNest &nest, size_t i) {
   if (i < nest.elementTypes.size())
     return nest.elementTypes[i];
   return nest.elementBytes == 2 ? "bf16" : "f32";
-}
-
-/// The chip's numbers the costs use, in cycles and bytes.
-struct Costs {
-  double clockHz = 1;
-  double padBytesPerCycle = 1;  // scratchpad to the matrix unit
-  double dramBytesPerCycle = 1; // all of DRAM
-  double setup = 0;             // per transfer of the movement engine
-  double stepLatency = 0;       // a read's round trip to DRAM
-  double engineBytesPerCycle = 1;
-  int64_t engines = 1;
-  int64_t align = 1;
-  int64_t capacity = 0;
-
-  double transfer(double bytes) const {
-    return setup + bytes / engineBytesPerCycle;
-  }
-};
-
-Costs costsOf(const hw::Description &chip, const hw::MemoryLevel &pad) {
-  Costs c;
-  c.clockHz = chip.clockHz > 0 ? chip.clockHz : 1;
-  c.padBytesPerCycle = std::max(pad.bandwidthBytesPerS / c.clockHz, 1.0);
-  for (const hw::MemoryLevel &mem : chip.memory)
-    if (mem.kind == "dram") {
-      c.dramBytesPerCycle = std::max(mem.bandwidthBytesPerS / c.clockHz, 1e-3);
-      c.stepLatency = mem.latencyCycles;
-    }
-  if (pad.engine) {
-    c.setup = pad.engine->setupLatencyCycles;
-    c.engineBytesPerCycle = std::max(pad.engine->bytesPerCycle, 1e-3);
-    c.engines = std::max<int64_t>(pad.engine->count, 1);
-  }
-  c.align = std::max<int64_t>(pad.alignmentBytes, 1);
-  c.capacity = pad.capacityBytes;
-  return c;
 }
 
 /// One candidate: blocks of mb x nb output tiles, k steps of kb tiles.

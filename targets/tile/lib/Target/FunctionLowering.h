@@ -17,12 +17,15 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <optional>
+
 namespace strata::tile {
 
 /// What lowering needs besides the function: the chip and the fidelity of
 /// the compute kernels.
 struct LoweringTarget {
   const TileChip &chip;
+  const hw::Description &description;
   std::string fidelity;
   /// Dst tiles one acquire gives to an f32 accumulator.
   int64_t dstTiles() const { return chip.dstCapacity(/*f32=*/true); }
@@ -64,6 +67,12 @@ mlir::FailureOr<std::string> lowerEltwiseFunction(const LoweringTarget &target,
 mlir::FailureOr<std::string>
 lowerRowFunction(const LoweringTarget &target, mlir::func::FuncOp fn,
                  llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+
+/// An attention (AttentionLowering.cpp) as one program: its text, no
+/// value when `fn` is not an attention of the shape the program computes
+/// (the caller splits it), or failure (reported).
+mlir::FailureOr<std::optional<std::string>>
+lowerAttentionFunction(const LoweringTarget &target, mlir::func::FuncOp fn);
 
 /// The groups of `fn`'s ops (linalg ops and copies, in order) that are
 /// one program each (SplitLowering.cpp): a zero fill, its product and an

@@ -11,8 +11,9 @@
 //     vectors);
 //   - row reductions and elementwise ops over the rows of one 2-D shape
 //     (a softmax);
-//   - a transpose of a matrix or a batch of them.
-// A function made of several of these (attention) becomes one program per
+//   - a transpose of a matrix or a batch of them;
+//   - an attention, in one pass (AttentionLowering.cpp).
+// Any other function made of several of these becomes one program per
 // part, run in order by the runtime (SplitLowering.cpp).
 // This file holds the pass, the choice among the shapes and the helpers
 // they share; each shape has its own file (FunctionLowering.h).
@@ -190,7 +191,8 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
     return "S5 of the tile target: each function of the mapped IR (a "
            "scheduled matmul with its epilogue, an elementwise op, a row "
            "program, a transpose, or a sequence of these) becomes "
-           "tile.programs with reader, compute and writer kernels";
+           "tile.programs with reader, compute and writer kernels; an "
+           "attention is one program (online softmax)";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<TileDialect, arith::ArithDialect, scf::SCFDialect>();
@@ -231,7 +233,7 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       if (succeeded(generic) && schedule)
         (*generic)->setAttr(kScheduleAttrName, schedule);
     }
-    LoweringTarget target{*chip, fidelity};
+    LoweringTarget target{*chip, **description, fidelity};
     // Parses a program's text and places it before `fn`; the program's ops
     // report at the function they implement.
     auto place = [&](func::FuncOp fn, StringRef name,
@@ -258,6 +260,18 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
          llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       if (fn.isExternal())
         continue;
+      // An attention is one program when it has the shape the one-pass
+      // program computes; otherwise it is split like any other function.
+      FailureOr<std::optional<std::string>> attention =
+          lowerAttentionFunction(target, fn);
+      if (failed(attention))
+        return signalPassFailure();
+      if (*attention) {
+        if (failed(place(fn, fn.getSymName(), **attention)))
+          return signalPassFailure();
+        fn.erase();
+        continue;
+      }
       SmallVector<SmallVector<Operation *>> groups = programGroups(fn);
       if (groups.size() <= 1) {
         FailureOr<std::string> text = lowerFunction(target, fn);

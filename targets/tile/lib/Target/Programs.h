@@ -128,6 +128,30 @@ struct RowPlan : GridProgram {
 };
 llvm::Expected<std::string> writeRowProgram(const RowPlan &plan);
 
+/// O = softmax(scale Q K^T) V in one program (AttentionProgram.cpp): the
+/// heads stacked in the tensors, every number from the core's attention
+/// schedule (ScratchpadAttention.h).
+struct AttentionPlan {
+  struct Buffer {
+    std::string name, type;
+    int64_t tiles = 1;
+  };
+  std::string name;
+  std::vector<TensorDecl> tensors; // declaration order (the function's)
+  TensorDecl q, k, v, o;
+  int64_t qt = 0, kt = 0, dt = 0, dvt = 0; // per head, in tiles
+  int64_t rows = 1, cols = 1;              // cores used
+  int64_t blocks = 1;                      // query tile-rows per core
+  int64_t kb = 1;                          // key tiles per step
+  bool multicast = false;
+  bool scaled = false;
+  float scale = 1;
+  std::vector<Buffer> buffers; // the schedule's, in its order
+  int64_t tileRows = 32, tileCols = 32;
+  std::string fidelity;
+};
+std::string writeAttentionProgram(const AttentionPlan &plan);
+
 /// Shared by the writers: the declaration of a DRAM tensor.
 std::string declareTensor(const TensorDecl &tensor);
 /// The Dst ops of `expr` for one output tile: operand k is tile
