@@ -5,7 +5,7 @@
 // RUN: strata-compile %s --target=tile-wormhole-n150 --emit=lowered -o - | FileCheck %s --check-prefix=LOWER
 // RUN: strata-run %s --target=tile-wormhole-n150 --check | FileCheck %s
 
-// LOWER:      tile.program @attn {
+// LOWER:      tile.program @attn attributes {attention = {bound = "compute"
 // LOWER:        tile.circular_buffer @k cores [0, 0]-[{{[0-9]}}, {{[0-9]}}] : !tile.cb<{{[0-9]+}}x!tile.tile<32x32xbf16>>
 // LOWER:        tile.circular_buffer @s cores {{.*}} : !tile.cb<{{[0-9]+}}x!tile.tile<32x32xf32>>
 // LOWER-NEXT:   tile.circular_buffer @p cores {{.*}} : !tile.cb<{{[0-9]+}}x!tile.tile<32x32xbf16>>

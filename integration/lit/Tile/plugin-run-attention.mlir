@@ -3,12 +3,13 @@
 // and V tiles in steps through circular buffers, transposes K while
 // unpacking, keeps the running row maximum, row sum and output rows in L1
 // and never writes the scores to DRAM. Key step, copies and multicast are
-// the core's attention schedule; the buffers are its buffers. 256 keys in
-// steps of 4 tiles: the rescaling of the second step runs.
+// the core's attention schedule (shown with its prediction as the
+// program's `attention` attribute); the buffers are its buffers. 256 keys
+// in steps of 4 tiles: the rescaling of the second step runs.
 // RUN: strata-compile %s --target=tile-wormhole-n150 --emit=lowered -o - | FileCheck %s --check-prefix=LOWER
 // RUN: strata-run %s --target=tile-wormhole-n150 --check | FileCheck %s
 
-// LOWER:      tile.program @attn {
+// LOWER:      tile.program @attn attributes {attention = {bound = "compute", footprint_bytes = 249856 : i64, key_tiles = 4 : i64, multicast = false, predicted_cycles = {{[0-9]+}} : i64, stages = 2 : i64}} {
 // LOWER-NEXT:   tile.dram_tensor @arg0 input {host_shape = array<i64: 2, 64, 64>} : !tile.dram<128x64xf32, #tile.interleaved>
 // LOWER-NEXT:   tile.dram_tensor @arg1 input {host_shape = array<i64: 2, 256, 64>} : !tile.dram<512x64xf32, #tile.interleaved>
 // LOWER-NEXT:   tile.dram_tensor @arg2 input {host_shape = array<i64: 2, 256, 64>} : !tile.dram<512x64xf32, #tile.interleaved>

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 
@@ -306,6 +307,15 @@ strata::tile::lowerAttentionFunction(const LoweringTarget &target,
   p.scale = m.scale;
   for (const AttentionSchedule::Buffer &b : s->buffers)
     p.buffers.push_back({b.name, b.type, b.tiles});
+  // What the model chose and predicted, visible in the lowered IR.
+  p.decision =
+      llvm::formatv(
+          "bound = \"{0}\", footprint_bytes = {1} : i64, key_tiles = {2} : "
+          "i64, "
+          "multicast = {3}, predicted_cycles = {4} : i64, stages = {5} : i64",
+          s->bound, s->footprintBytes, s->keyTiles,
+          s->multicast ? "true" : "false", int64_t(s->cycles), s->stages)
+          .str();
   // The requested fidelity when the operands' intrinsic runs at it, else
   // its most precise one (f32 operands: HiFi4 only).
   p.fidelity = target.fidelity;

@@ -322,7 +322,10 @@ std::string compute(const AttentionPlan &p, const std::string &range) {
 std::string strata::tile::writeAttentionProgram(const AttentionPlan &p) {
   std::string range =
       llvm::formatv("cores [0, 0]-[{0}, {1}]", p.rows - 1, p.cols - 1);
-  std::string text = "tile.program @" + p.name + " {\n";
+  std::string text = "tile.program @" + p.name;
+  if (!p.decision.empty())
+    text += " attributes {attention = {" + p.decision + "}}";
+  text += " {\n";
   for (const TensorDecl &t : p.tensors)
     text += declareTensor(t);
   for (const AttentionPlan::Buffer &b : p.buffers)

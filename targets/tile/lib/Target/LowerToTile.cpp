@@ -71,6 +71,32 @@ FailureOr<TensorDecl> strata::tile::tensorFor(Operation *user,
   return t;
 }
 
+/// The DRAM tensor of argument `arg` of any rank as the matrix [elements /
+/// last dimension, last dimension] padded to `rows` x `cols` (an NHWC
+/// tensor as [pixels, channels]).
+FailureOr<TensorDecl> strata::tile::flatTensorFor(Operation *user,
+                                                  BlockArgument arg,
+                                                  int64_t rows, int64_t cols,
+                                                  bool output) {
+  auto type = dyn_cast<MemRefType>(arg.getType());
+  Type element = type ? type.getElementType() : Type();
+  if (!type || !type.hasStaticShape() || type.getRank() < 1 ||
+      !(element.isBF16() || element.isF32()))
+    return user->emitError()
+           << "the tile target reads bf16 or f32 tensors of static shape; "
+              "argument #"
+           << arg.getArgNumber() << " is " << arg.getType();
+  TensorDecl t;
+  t.name = "arg" + std::to_string(arg.getArgNumber());
+  t.output = output;
+  t.rows = rows;
+  t.cols = cols;
+  t.type = element.isBF16() ? "bf16" : "f32";
+  t.hostShape.assign(type.getShape().begin(), type.getShape().end());
+  t.flatten = true;
+  return t;
+}
+
 /// The function argument `v` is, or failure with a message at `user`.
 FailureOr<BlockArgument> strata::tile::argumentOf(Operation *user, Value v) {
   auto arg = dyn_cast<BlockArgument>(v);
@@ -139,6 +165,8 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
   SmallVector<linalg::LinalgOp> ops;
   Operation *copy = nullptr; // row programs take copies of fills
   for (Operation &op : fn.getBody().front()) {
+    if (isPaddingOp(&op))
+      continue; // a convolution's reader pads
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       ops.push_back(linalgOp);
     else if (isa<memref::CopyOp>(op))
@@ -151,7 +179,8 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
     return i < ops.size() ? ops[i].getOperation() : nullptr;
   };
   if (!copy && ops.size() <= 3 && isa_and_nonnull<linalg::FillOp>(opAt(0)) &&
-      isa_and_nonnull<linalg::MatmulOp, linalg::BatchMatmulOp>(opAt(1)))
+      isa_and_nonnull<linalg::MatmulOp, linalg::BatchMatmulOp,
+                      linalg::Conv2DNhwcHwcfOp>(opAt(1)))
     return lowerMatmulFunction(
         target, fn, cast<linalg::FillOp>(ops[0].getOperation()), ops[1],
         ops.size() == 3 ? ops[2] : linalg::LinalgOp());
@@ -222,7 +251,8 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
     SmallVector<linalg::LinalgOp> named;
     module.walk([&](linalg::LinalgOp op) {
       if (!isa<linalg::GenericOp, linalg::MatmulOp, linalg::BatchMatmulOp,
-               linalg::FillOp>(op.getOperation()))
+               linalg::FillOp, linalg::Conv2DNhwcHwcfOp>(op.getOperation()) &&
+          !isPaddingOp(op))
         named.push_back(op);
     });
     for (linalg::LinalgOp op : named) {
