@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelText.h"
+#include "Multicast.h"
 #include "Programs.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -32,17 +33,19 @@ using namespace strata::tile;
 namespace {
 int64_t bytesOf(const std::string &type) { return type == "bf16" ? 2 : 4; }
 
-/// The block's head and query tile-row, from the loop variable `b` over
-/// the core's blocks.
+/// Where a core is, and the head and query tile-row of its current block.
 struct Block {
   std::string row, col, head, qtile;
 };
+/// The core's coordinates, at a kernel's start.
 Block beginBlocks(KernelText &k) {
   Block at;
   at.row = k.value("tile.core_row");
   at.col = k.value("tile.core_col");
   return at;
 }
+/// Block `b` of the core: task b * rows + row (a head's `cols` tile-rows),
+/// of which the core takes tile-row `col`.
 void blockOf(KernelText &k, const AttentionPlan &p, Block &at,
              const std::string &b) {
   std::string task = k.add(k.mul(b, k.c(p.rows)), at.row);
@@ -80,23 +83,12 @@ void stage(KernelText &k, const AttentionPlan &p, const Block &at,
                        k.add(first, t), k.add(ptr, k.mul(t, k.c(bytes)))));
   k.end();
   k.line("tile.noc_read_barrier");
-  if (multicast) {
-    std::string cores = llvm::formatv("cores [{0}, {1}]-[{0}, {2}]", at.row,
-                                      k.c(1), k.c(p.cols - 1));
-    k.line(llvm::formatv("tile.sem_wait @{0}_ready, {1}", cb, k.c(p.cols - 1)));
-    k.line(llvm::formatv("tile.sem_set @{0}_ready, {1}", cb, k.c(0)));
-    k.line(llvm::formatv("tile.noc_write_multicast {0} -> {1} {0} size {2}",
-                         ptr, cores, k.c(tiles * bytes)));
-    k.line(
-        llvm::formatv("tile.sem_set_multicast @{0}_valid -> {1}", cb, cores));
-    k.line("tile.noc_write_barrier");
-    k.orElse();
-    k.line(llvm::formatv("tile.sem_set @{0}_valid, {1}", cb, k.c(0)));
-    k.line(llvm::formatv("tile.sem_inc @{0}_ready core [{1}, {2}], {3}", cb,
-                         at.row, k.c(0), k.c(1)));
-    k.line(llvm::formatv("tile.sem_wait @{0}_valid, {1}", cb, k.c(1)));
-    k.end();
-  }
+  if (multicast)
+    multicastHandshake(k, cb, ptr,
+                       llvm::formatv("cores [{0}, {1}]-[{0}, {2}]", at.row,
+                                     k.c(1), k.c(p.cols - 1)),
+                       llvm::formatv("[{0}, {1}]", at.row, k.c(0)), p.cols - 1,
+                       tiles * bytes);
   k.line(llvm::formatv("tile.cb_push_back @{0}, {1}", cb, k.c(tiles)));
 }
 

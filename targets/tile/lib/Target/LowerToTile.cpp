@@ -171,6 +171,14 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
       ops.push_back(linalgOp);
     else if (isa<memref::CopyOp>(op))
       copy = copy ? copy : &op;
+    else if (auto view = dyn_cast<memref::SubViewOp>(op);
+             view &&
+             llvm::any_of(view.getSource().getUsers(), [](Operation *u) {
+               return isa<linalg::Conv2DNhwcHwcfOp>(u);
+             }))
+      // A padded convolution input that ConvPadding.cpp did not take.
+      return view.emitError() << "the tile target pads a convolution's input "
+                                 "with zeros only (a tensor.pad yielding 0)";
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
                   arith::ConstantOp>(op))
       return unsupportedFunction(fn, &op);

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelText.h"
+#include "Multicast.h"
 #include "Programs.h"
 
 using namespace strata::tile;
@@ -78,30 +79,18 @@ void readBlock(KernelText &k, const MatmulPlan &p, const TensorDecl &tensor,
   }
   k.line("tile.noc_read_barrier");
   if (multicast) {
-    std::string last = k.c(sharers - 1);
     std::string cores =
-        alongRow
-            ? llvm::formatv("cores [{0}, {1}]-[{0}, {2}]", row, k.c(1), last)
-                  .str()
-            : llvm::formatv("cores [{0}, {1}]-[{2}, {1}]", groupRow(1), col,
-                            groupRow(sharers - 1))
-                  .str();
-    k.line(llvm::formatv("tile.sem_wait @{0}_ready, {1}", prefix, last));
-    k.line(llvm::formatv("tile.sem_set @{0}_ready, {1}", prefix, k.c(0)));
-    k.line(llvm::formatv("tile.noc_write_multicast {0} -> {1} {0} size {2}",
-                         ptr, cores, k.c(rows * cols * bytes)));
-    k.line(llvm::formatv("tile.sem_set_multicast @{0}_valid -> {1}", prefix,
-                         cores));
-    k.line("tile.noc_write_barrier");
-    k.orElse();
+        alongRow ? llvm::formatv("cores [{0}, {1}]-[{0}, {2}]", row, k.c(1),
+                                 k.c(sharers - 1))
+                       .str()
+                 : llvm::formatv("cores [{0}, {1}]-[{2}, {1}]", groupRow(1),
+                                 col, groupRow(sharers - 1))
+                       .str();
     std::string senderCore =
         alongRow ? llvm::formatv("[{0}, {1}]", row, k.c(0)).str()
                  : llvm::formatv("[{0}, {1}]", groupRow(0), col).str();
-    k.line(llvm::formatv("tile.sem_set @{0}_valid, {1}", prefix, k.c(0)));
-    k.line(llvm::formatv("tile.sem_inc @{0}_ready core {1}, {2}", prefix,
-                         senderCore, k.c(1)));
-    k.line(llvm::formatv("tile.sem_wait @{0}_valid, {1}", prefix, k.c(1)));
-    k.end();
+    multicastHandshake(k, prefix, ptr, cores, senderCore, sharers - 1,
+                       rows * cols * bytes);
   }
 }
 
