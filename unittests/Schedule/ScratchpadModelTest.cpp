@@ -272,4 +272,52 @@ TEST(ScratchpadModel, RowReductionReadingAPerRowVector) {
   llvm::consumeError(column.takeError());
 }
 
+/// out[n, oh, ow, f] += in[n, oh + kh, ow + kw, c] * filter[kh, kw, c, f]
+/// over loops (n, oh, ow, f, kh, kw, c), f32.
+LoopNest convNest(int64_t h, int64_t w, int64_t c, int64_t k, int64_t f) {
+  LoopNest nest;
+  nest.extents = {1, h - k + 1, w - k + 1, f, k, k, c};
+  nest.reduction = {false, false, false, false, true, true, true};
+  nest.operands = {{{0, -1, -1, 6}, false, {1, 4, 2, 5}},
+                   {{4, 5, 6, 3}, false},
+                   {{0, 1, 2, 3}, true}};
+  nest.elementTypes = {"f32", "f32", "f32"};
+  return nest;
+}
+
+TEST(ScratchpadModel, ConvolutionIsItsImplicitGemm) {
+  // examples/models/conv2d.mlir: 54 x 54 pixels, 3 x 3 x 64 -> 64.
+  Schedule s = schedule(convNest(56, 56, 64, 3, 64), loadShipped(kChip));
+  EXPECT_EQ(s.kind, "contraction");
+  EXPECT_EQ(s.matrixIntrinsic, "matmul_tiles_tf32_f32acc");
+  // m (2916 pixels) on the ow loop, n on f, the k step on c, in elements
+  // of the flattened GEMM.
+  EXPECT_EQ(s.registerTile, (std::vector<int64_t>{1, 1, 32, 32, 1, 1, 32}));
+  const std::vector<int64_t> &block = s.tiles.front().sizes;
+  EXPECT_EQ(block[2] % 32, 0);
+  EXPECT_EQ(block[3], 32);
+  EXPECT_EQ((9 * 64) % block[6], 0);
+  // Every unit row covers its share of the 92 pixel tiles.
+  EXPECT_GE(s.grid[2] / 32 * 8, 92);
+}
+
+TEST(ScratchpadModel, ShortOutputRowsCutMoreRuns) {
+  // The same implicit GEMM (2916 x 64 x 576): output rows of 54 pixels
+  // break a tile's runs once, rows of 6 pixels six times, so each A tile
+  // takes more transfers and the prediction is slower.
+  hw::Description chip = loadShipped(kChip);
+  Schedule wide = schedule(convNest(56, 56, 64, 3, 64), chip);
+  Schedule narrow = schedule(convNest(488, 8, 64, 3, 64), chip);
+  EXPECT_GT(narrow.predictedSeconds, 1.2 * wide.predictedSeconds);
+}
+
+TEST(ScratchpadModel, ConvolutionChannelsMustBeWholeTiles) {
+  llvm::Expected<Schedule> s = chooseScratchpadSchedule(
+      convNest(18, 18, 3, 3, 32), loadShipped(kChip), "linalg.conv");
+  ASSERT_FALSE(bool(s));
+  std::string message = llvm::toString(s.takeError());
+  EXPECT_NE(message.find("the 3 channels of a filter tap"), std::string::npos)
+      << message;
+}
+
 } // namespace

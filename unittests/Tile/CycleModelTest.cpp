@@ -355,3 +355,20 @@ TEST(CycleModel, ProgramsInOrderAddUp) {
   EXPECT_DOUBLE_EQ(sum.dramUtilization(), 1500.0 / (160.0 * 288));
   EXPECT_TRUE(sum.cores.empty());
 }
+
+TEST(CycleModel, GatheredRowsCostPerTransfer) {
+  // Half of a convolution's f32 A tile (32 rows, one face column of 16
+  // channels): read row by row, 32 transfers of 64 B at
+  // 1.5 B/cycle; read in runs of 8 rows, 4 transfers of 512 B at 8.9.
+  auto reads = [](int transfers, int64_t bytes) {
+    std::vector<Event> events;
+    for (int i = 0; i < transfers; ++i)
+      events.push_back(event(EventKind::ReadDram, bytes, i % 12));
+    events.push_back(event(EventKind::ReadBarrier));
+    return replay({kernel(TraceKernelKind::Reader, 0, 0, events)});
+  };
+  CycleReport rows = reads(32, 64), runs = reads(4, 512);
+  EXPECT_DOUBLE_EQ(rows.nocBound, 32 * 64 / 1.5);
+  EXPECT_DOUBLE_EQ(runs.nocBound, 4 * 512 / 8.9);
+  EXPECT_DOUBLE_EQ(rows.dramBytes, runs.dramBytes);
+}

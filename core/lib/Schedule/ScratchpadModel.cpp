@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Schedule/ScratchpadModel.h"
+#include "ScratchpadCosts.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -52,57 +53,13 @@ UnitGrid strata::unitGrid(const hw::Description &chip,
 }
 
 namespace {
-int64_t bytesOf(llvm::StringRef type) {
-  if (type == "bf16" || type == "f16" || type == "i16")
-    return 2;
-  if (type == "i8")
-    return 1;
-  if (type == "f64" || type == "i64")
-    return 8;
-  return 4;
-}
+using namespace strata::scratchpad;
 
 /// Operand `i`'s element type; without types, the nest's element size.
 std::string typeOf(const LoopNest &nest, size_t i) {
   if (i < nest.elementTypes.size())
     return nest.elementTypes[i];
   return nest.elementBytes == 2 ? "bf16" : "f32";
-}
-
-/// The chip's numbers the costs use, in cycles and bytes.
-struct Costs {
-  double clockHz = 1;
-  double padBytesPerCycle = 1;  // scratchpad to the matrix unit
-  double dramBytesPerCycle = 1; // all of DRAM
-  double setup = 0;             // per transfer of the movement engine
-  double stepLatency = 0;       // a read's round trip to DRAM
-  double engineBytesPerCycle = 1;
-  int64_t engines = 1;
-  int64_t align = 1;
-  int64_t capacity = 0;
-
-  double transfer(double bytes) const {
-    return setup + bytes / engineBytesPerCycle;
-  }
-};
-
-Costs costsOf(const hw::Description &chip, const hw::MemoryLevel &pad) {
-  Costs c;
-  c.clockHz = chip.clockHz > 0 ? chip.clockHz : 1;
-  c.padBytesPerCycle = std::max(pad.bandwidthBytesPerS / c.clockHz, 1.0);
-  for (const hw::MemoryLevel &mem : chip.memory)
-    if (mem.kind == "dram") {
-      c.dramBytesPerCycle = std::max(mem.bandwidthBytesPerS / c.clockHz, 1e-3);
-      c.stepLatency = mem.latencyCycles;
-    }
-  if (pad.engine) {
-    c.setup = pad.engine->setupLatencyCycles;
-    c.engineBytesPerCycle = std::max(pad.engine->bytesPerCycle, 1e-3);
-    c.engines = std::max<int64_t>(pad.engine->count, 1);
-  }
-  c.align = std::max<int64_t>(pad.alignmentBytes, 1);
-  c.capacity = pad.capacityBytes;
-  return c;
 }
 
 /// One candidate: blocks of mb x nb output tiles, k steps of kb tiles.
@@ -115,7 +72,19 @@ struct Plan {
 
 /// The contraction being scheduled, in tiles of the matrix intrinsic.
 struct Contraction {
-  int64_t m = -1, n = -1, k = -1;                         // loops
+  int64_t m = -1, n = -1, k = -1;                // loops
+  int64_t mExtent = 0, nExtent = 0, kExtent = 0; // elements of m, n, k
+  /// A convolution as its implicit GEMM: m the output pixels (the loops of
+  /// the output but the last, flattened; grid and block on loop `m`, the
+  /// output's last pixel loop), k the filter taps times the channels
+  /// (flattened; the k step on loop `k`, the channel loop), each k tile
+  /// the channels of one tap: `channels` must be whole tiles.
+  int64_t channels = 0;
+  int64_t rowLength = 1; // a convolution's output pixels per output row
+  /// Transfers that read one A tile: 1, or for a convolution one per run
+  /// of contiguous rows and face column (its rows are gathered from the
+  /// input).
+  int64_t aPieces = 1;
   int64_t a = -1, b = -1;                                 // operand indices
   int64_t mt = 0, nt = 0, kt = 0;                         // extents in tiles
   int64_t aTile = 0, bTile = 0, accTile = 0, outTile = 0; // bytes
@@ -138,6 +107,8 @@ void forEachBuffer(const Contraction &c, int64_t mb, int64_t nb, int64_t kb,
   if (llvm::divideCeilSigned(c.kt, kb) > 1)
     add("partial sums", 1, mb, nb, mb * nb * c.accTile);
   add("output", 2, 1, nb, 2 * nb * c.outTile);
+  if (c.channels) // a convolution's padding rows are copied from it
+    add("zero tile", 1, 1, 1, c.aTile);
   int64_t words = 2 * (int64_t(mcA) + int64_t(mcB));
   if (words)
     add("synchronization words", words, 0, 0, words * costs.align);
@@ -179,13 +150,14 @@ void cost(const Contraction &c, const Costs &costs, Plan &p) {
   double reload = steps > 1 ? double(c.accTile) / costs.padBytesPerCycle : 0;
   double compute = double(p.mb * p.nb) * (double(p.kb) * c.tileCycles + reload);
   auto load = [&](int64_t tiles, int64_t tileBytes, bool multicast,
-                  int64_t sharers) {
-    double reads = double(tiles) * costs.transfer(double(tileBytes));
+                  int64_t sharers, int64_t pieces = 1) {
+    double reads = double(tiles * pieces) *
+                   costs.transfer(double(tileBytes) / double(pieces));
     if (multicast && sharers > 1)
       reads += costs.transfer(double(tiles * tileBytes));
     return reads;
   };
-  double moveA = load(p.mb * p.kb, c.aTile, p.multicastA, c.cols);
+  double moveA = load(p.mb * p.kb, c.aTile, p.multicastA, c.cols, c.aPieces);
   double moveB = load(p.kb * p.nb, c.bTile, p.multicastB, c.rows);
   // A step's reads complete (DRAM latency) before the step is handed on.
   double move = costs.stepLatency +
@@ -251,7 +223,50 @@ bool matchContraction(const LoopNest &nest, Contraction &c) {
     else if (op.dims == batched({c.k, c.n}))
       c.b = int64_t(i);
   }
+  c.mExtent = nest.extents[c.m];
+  c.nExtent = nest.extents[c.n];
+  c.kExtent = nest.extents[c.k];
   return c.a >= 0 && c.b >= 0;
+}
+
+/// A 2-D convolution out[n, oh, ow, f] += in[n, oh + kh, ow + kw, c] *
+/// filter[kh, kw, c, f] (any strides and dilations: the input's window
+/// dimensions are not single loops) as its implicit GEMM.
+bool matchConvolution(const LoopNest &nest, Contraction &c) {
+  if (nest.operands.size() != 3 || nest.extents.size() != 7)
+    return false;
+  const LoopNest::Operand &in = nest.operands[0], &filter = nest.operands[1],
+                          &out = nest.operands[2];
+  if (!out.output || out.dims.size() != 4 || filter.dims.size() != 4 ||
+      in.dims.size() != 4 || in.windowLoops.size() != 4 || in.dims[1] >= 0 ||
+      in.dims[2] >= 0)
+    return false;
+  int64_t n = out.dims[0], oh = out.dims[1], ow = out.dims[2], f = out.dims[3],
+          kh = filter.dims[0], kw = filter.dims[1], ch = filter.dims[2];
+  std::vector<int64_t> window = in.windowLoops;
+  llvm::sort(window);
+  std::vector<int64_t> expected{oh, ow, kh, kw};
+  llvm::sort(expected);
+  if (in.dims[0] != n || in.dims[3] != ch || filter.dims[3] != f ||
+      window != expected)
+    return false;
+  for (int64_t loop : {n, oh, ow, f})
+    if (loop < 0 || nest.reduction[loop])
+      return false;
+  for (int64_t loop : {kh, kw, ch})
+    if (loop < 0 || !nest.reduction[loop])
+      return false;
+  c.a = 0;
+  c.b = 1;
+  c.m = ow;
+  c.n = f;
+  c.k = ch;
+  c.mExtent = nest.extents[n] * nest.extents[oh] * nest.extents[ow];
+  c.nExtent = nest.extents[f];
+  c.kExtent = nest.extents[kh] * nest.extents[kw] * nest.extents[ch];
+  c.channels = nest.extents[ch];
+  c.rowLength = nest.extents[ow];
+  return true;
 }
 
 llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
@@ -286,9 +301,35 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
       passes = std::min(passes, count);
   }
   c.tileCycles = intrinsic->cyclesPerInstruction * double(passes);
-  c.mt = llvm::divideCeilSigned(nest.extents[c.m], intrinsic->m);
-  c.nt = llvm::divideCeilSigned(nest.extents[c.n], intrinsic->n);
-  c.kt = llvm::divideCeilSigned(nest.extents[c.k], intrinsic->k);
+  if (c.channels % intrinsic->k != 0)
+    return llvm::createStringError(llvm::formatv(
+        "'{0}': the implicit GEMM reads the {1} channels of a filter tap as "
+        "whole {2}-channel tiles of {3}; pad the channels to a multiple of {2}",
+        opName, c.channels, intrinsic->k, intrinsic->name));
+  if (c.channels) {
+    // Rows gathered from the input, split where the intrinsic's operand
+    // layout splits a row into faces.
+    int64_t faceCols = intrinsic->k;
+    const nlohmann::json &layout = intrinsic->layout;
+    if (layout.is_object() && layout.contains("face") &&
+        layout["face"].is_array() && layout["face"].size() == 2)
+      faceCols = std::max<int64_t>(layout["face"][1].get<int64_t>(), 1);
+    // Consecutive pixels of an output row are read in runs that end with
+    // a face of either tile (two per face of rows) or with the output row
+    // (the description's face rows; unit stride assumed: the nest does not
+    // say the stride).
+    int64_t faceRows = intrinsic->m;
+    if (layout.is_object() && layout.contains("face") &&
+        layout["face"].is_array() && layout["face"].size() == 2)
+      faceRows = std::max<int64_t>(layout["face"][0].get<int64_t>(), 1);
+    int64_t runs = std::min(
+        intrinsic->m, 2 * llvm::divideCeilSigned(intrinsic->m, faceRows) +
+                          llvm::divideCeilSigned(intrinsic->m, c.rowLength));
+    c.aPieces = runs * llvm::divideCeilSigned(intrinsic->k, faceCols);
+  }
+  c.mt = llvm::divideCeilSigned(c.mExtent, intrinsic->m);
+  c.nt = llvm::divideCeilSigned(c.nExtent, intrinsic->n);
+  c.kt = llvm::divideCeilSigned(c.kExtent, intrinsic->k);
   c.aTile = intrinsic->m * intrinsic->k * bytesOf(aType);
   c.bTile = intrinsic->k * intrinsic->n * bytesOf(bType);
   c.accTile = intrinsic->m * intrinsic->n * bytesOf(intrinsic->accType);
@@ -534,7 +575,7 @@ llvm::Expected<Schedule> strata::chooseScratchpadSchedule(
   if (!pad)
     return llvm::createStringError("the description has no grid scratchpad");
   Contraction c;
-  if (matchContraction(nest, c))
+  if (matchContraction(nest, c) || matchConvolution(nest, c))
     return scheduleContraction(nest, chip, *pad, c, opName);
   if (llvm::is_contained(nest.reduction, true)) {
     if (isRowReduction(nest))

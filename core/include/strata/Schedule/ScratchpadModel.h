@@ -42,7 +42,11 @@ UnitGrid unitGrid(const hw::Description &chip, const hw::MemoryLevel &pad);
 /// computes at a time and the k step, `registerTile` the matrix
 /// intrinsic's m x n x k, `promote` the operands staged in the scratchpad
 /// (double-buffered), `multicast` those read once per row (a) or column
-/// (b) of the grid and multicast to the other units. An elementwise op's:
+/// (b) of the grid and multicast to the other units. A 2-D NHWC
+/// convolution is scheduled as its implicit GEMM: m the output pixels
+/// flattened (grid and block on the output's last pixel loop), n the
+/// filters, k the taps times the channels flattened (the k step on the
+/// channel loop). An elementwise op's:
 /// `registerTile` the intrinsic's tile (the unit of data movement) and the
 /// scratchpad level's sizes the tiles moved per step.
 llvm::Expected<Schedule> chooseScratchpadSchedule(const LoopNest &nest,

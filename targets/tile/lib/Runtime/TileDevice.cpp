@@ -351,12 +351,21 @@ private:
   /// `host_shape` says otherwise (the compiler padded it to whole tiles);
   /// a host row with `replicate_rows` fills every row of the tensor. A
   /// batch of matrices (leading dimensions) is stacked: each matrix takes
-  /// an equal share of the tensor's rows.
+  /// an equal share of the tensor's rows; with `flatten` the host data is
+  /// one matrix [elements / last dimension, last dimension] (an NHWC
+  /// tensor as [pixels, channels]).
   struct HostView {
     std::vector<int64_t> shape;
     bool replicateRows = false;
     bool replicateCols = false; // a column [rows x 1] fills every column
+    bool flatten = false;
     int64_t rows() const {
+      if (flatten) {
+        int64_t n = 1;
+        for (size_t d = 0; d + 1 < shape.size(); ++d)
+          n *= shape[d];
+        return n;
+      }
       return shape.size() >= 2 ? shape[shape.size() - 2] : 1;
     }
     int64_t cols() const { return shape.back(); }
@@ -364,7 +373,7 @@ private:
       int64_t n = 1;
       for (size_t d = 0; d + 2 < shape.size(); ++d)
         n *= shape[d];
-      return replicateRows ? 1 : n;
+      return replicateRows || flatten ? 1 : n;
     }
     std::string str() const {
       std::string text;
@@ -383,6 +392,7 @@ private:
       view.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
     view.replicateRows = decl->hasAttr("replicate_rows");
     view.replicateCols = decl->hasAttr("replicate_cols");
+    view.flatten = decl->hasAttr("flatten");
     return view;
   }
   /// Host data (row-major in `view`) as the tensor's rows x cols values,

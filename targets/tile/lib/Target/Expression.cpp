@@ -356,6 +356,8 @@ std::string strata::tile::declareTensor(const TensorDecl &tensor) {
       attrs += ", replicate_rows";
     if (tensor.replicateCols)
       attrs += ", replicate_cols";
+    if (tensor.flatten)
+      attrs += ", flatten";
     attrs += "}";
   }
   return llvm::formatv("  tile.dram_tensor @{0} {1}{2} : "

@@ -1,8 +1,9 @@
 //===- FunctionLowering.h - One function to one tile program ---*- C++ -*-===//
 //
-// The three shapes of functions strata-tile-lower turns into tile programs
-// (MatmulLowering.cpp, EltwiseLowering.cpp, RowLowering.cpp) and the
-// helpers they share (LowerToTile.cpp). Each reads the function's mapped
+// The shapes of functions strata-tile-lower turns into tile programs
+// (MatmulLowering.cpp with convolutions, EltwiseLowering.cpp,
+// RowLowering.cpp, AttentionLowering.cpp) and the helpers they share
+// (LowerToTile.cpp, ConvPadding.cpp). Each reads the function's mapped
 // IR and the ops' schedules, fills a plan (Programs.h) and writes it.
 //
 //===----------------------------------------------------------------------===//
@@ -17,12 +18,15 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <optional>
+
 namespace strata::tile {
 
 /// What lowering needs besides the function: the chip and the fidelity of
 /// the compute kernels.
 struct LoweringTarget {
   const TileChip &chip;
+  const hw::Description &description;
   std::string fidelity;
   /// Dst tiles one acquire gives to an f32 accumulator.
   int64_t dstTiles() const { return chip.dstCapacity(/*f32=*/true); }
@@ -37,6 +41,11 @@ GridProgram gridProgram(mlir::func::FuncOp fn, const TileChip &chip);
 mlir::FailureOr<TensorDecl> tensorFor(mlir::Operation *user,
                                       mlir::BlockArgument arg, int64_t rows,
                                       int64_t cols, bool output);
+/// The DRAM tensor of argument `arg` of any rank as the matrix [elements /
+/// last dimension, last dimension] padded to `rows` x `cols`.
+mlir::FailureOr<TensorDecl> flatTensorFor(mlir::Operation *user,
+                                          mlir::BlockArgument arg, int64_t rows,
+                                          int64_t cols, bool output);
 /// The function argument `v` is, or failure with a message at `user`.
 mlir::FailureOr<mlir::BlockArgument> argumentOf(mlir::Operation *user,
                                                 mlir::Value v);
@@ -64,6 +73,27 @@ mlir::FailureOr<std::string> lowerEltwiseFunction(const LoweringTarget &target,
 mlir::FailureOr<std::string>
 lowerRowFunction(const LoweringTarget &target, mlir::func::FuncOp fn,
                  llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+
+/// An attention (AttentionLowering.cpp) as one program: its text, no
+/// value when `fn` is not an attention of the shape the program computes
+/// (the caller splits it), or failure (reported).
+mlir::FailureOr<std::optional<std::string>>
+lowerAttentionFunction(const LoweringTarget &target, mlir::func::FuncOp fn);
+
+/// A convolution input padded with zeros (ConvPadding.cpp): the function
+/// argument copied into the interior of a zero-filled buffer at rows `top`
+/// and columns `left`; `ops` are the fill, subview, copy and allocation.
+struct ConvPadding {
+  mlir::BlockArgument input;
+  int64_t top = 0, left = 0;
+  mlir::Operation *subview = nullptr;
+  llvm::SmallVector<mlir::Operation *> ops;
+};
+/// The padding of a convolution's input buffer, or failure when it is not
+/// a zero-padded copy of an argument.
+mlir::FailureOr<ConvPadding> paddingOf(mlir::Value input);
+/// True for the ops of such a padding: the convolution's reader pads.
+bool isPaddingOp(mlir::Operation *op);
 
 /// The groups of `fn`'s ops (linalg ops and copies, in order) that are
 /// one program each (SplitLowering.cpp): a zero fill, its product and an

@@ -11,8 +11,9 @@
 //     vectors);
 //   - row reductions and elementwise ops over the rows of one 2-D shape
 //     (a softmax);
-//   - a transpose of a matrix or a batch of them.
-// A function made of several of these (attention) becomes one program per
+//   - a transpose of a matrix or a batch of them;
+//   - an attention, in one pass (AttentionLowering.cpp).
+// Any other function made of several of these becomes one program per
 // part, run in order by the runtime (SplitLowering.cpp).
 // This file holds the pass, the choice among the shapes and the helpers
 // they share; each shape has its own file (FunctionLowering.h).
@@ -67,6 +68,32 @@ FailureOr<TensorDecl> strata::tile::tensorFor(Operation *user,
   t.replicateRows = type.getNumElements() == shape.back() && rows > 1;
   if (type.getRank() != 2 || shape[0] != rows || shape[1] != cols)
     t.hostShape.assign(shape.begin(), shape.end());
+  return t;
+}
+
+/// The DRAM tensor of argument `arg` of any rank as the matrix [elements /
+/// last dimension, last dimension] padded to `rows` x `cols` (an NHWC
+/// tensor as [pixels, channels]).
+FailureOr<TensorDecl> strata::tile::flatTensorFor(Operation *user,
+                                                  BlockArgument arg,
+                                                  int64_t rows, int64_t cols,
+                                                  bool output) {
+  auto type = dyn_cast<MemRefType>(arg.getType());
+  Type element = type ? type.getElementType() : Type();
+  if (!type || !type.hasStaticShape() || type.getRank() < 1 ||
+      !(element.isBF16() || element.isF32()))
+    return user->emitError()
+           << "the tile target reads bf16 or f32 tensors of static shape; "
+              "argument #"
+           << arg.getArgNumber() << " is " << arg.getType();
+  TensorDecl t;
+  t.name = "arg" + std::to_string(arg.getArgNumber());
+  t.output = output;
+  t.rows = rows;
+  t.cols = cols;
+  t.type = element.isBF16() ? "bf16" : "f32";
+  t.hostShape.assign(type.getShape().begin(), type.getShape().end());
+  t.flatten = true;
   return t;
 }
 
@@ -138,10 +165,20 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
   SmallVector<linalg::LinalgOp> ops;
   Operation *copy = nullptr; // row programs take copies of fills
   for (Operation &op : fn.getBody().front()) {
+    if (isPaddingOp(&op))
+      continue; // a convolution's reader pads
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       ops.push_back(linalgOp);
     else if (isa<memref::CopyOp>(op))
       copy = copy ? copy : &op;
+    else if (auto view = dyn_cast<memref::SubViewOp>(op);
+             view &&
+             llvm::any_of(view.getSource().getUsers(), [](Operation *u) {
+               return isa<linalg::Conv2DNhwcHwcfOp>(u);
+             }))
+      // A padded convolution input that ConvPadding.cpp did not take.
+      return view.emitError() << "the tile target pads a convolution's input "
+                                 "with zeros only (a tensor.pad yielding 0)";
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
                   arith::ConstantOp>(op))
       return unsupportedFunction(fn, &op);
@@ -150,7 +187,8 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
     return i < ops.size() ? ops[i].getOperation() : nullptr;
   };
   if (!copy && ops.size() <= 3 && isa_and_nonnull<linalg::FillOp>(opAt(0)) &&
-      isa_and_nonnull<linalg::MatmulOp, linalg::BatchMatmulOp>(opAt(1)))
+      isa_and_nonnull<linalg::MatmulOp, linalg::BatchMatmulOp,
+                      linalg::Conv2DNhwcHwcfOp>(opAt(1)))
     return lowerMatmulFunction(
         target, fn, cast<linalg::FillOp>(ops[0].getOperation()), ops[1],
         ops.size() == 3 ? ops[2] : linalg::LinalgOp());
@@ -190,7 +228,8 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
     return "S5 of the tile target: each function of the mapped IR (a "
            "scheduled matmul with its epilogue, an elementwise op, a row "
            "program, a transpose, or a sequence of these) becomes "
-           "tile.programs with reader, compute and writer kernels";
+           "tile.programs with reader, compute and writer kernels; an "
+           "attention is one program (online softmax)";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<TileDialect, arith::ArithDialect, scf::SCFDialect>();
@@ -220,7 +259,8 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
     SmallVector<linalg::LinalgOp> named;
     module.walk([&](linalg::LinalgOp op) {
       if (!isa<linalg::GenericOp, linalg::MatmulOp, linalg::BatchMatmulOp,
-               linalg::FillOp>(op.getOperation()))
+               linalg::FillOp, linalg::Conv2DNhwcHwcfOp>(op.getOperation()) &&
+          !isPaddingOp(op))
         named.push_back(op);
     });
     for (linalg::LinalgOp op : named) {
@@ -231,7 +271,7 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       if (succeeded(generic) && schedule)
         (*generic)->setAttr(kScheduleAttrName, schedule);
     }
-    LoweringTarget target{*chip, fidelity};
+    LoweringTarget target{*chip, **description, fidelity};
     // Parses a program's text and places it before `fn`; the program's ops
     // report at the function they implement.
     auto place = [&](func::FuncOp fn, StringRef name,
@@ -258,6 +298,18 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
          llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       if (fn.isExternal())
         continue;
+      // An attention is one program when it has the shape the one-pass
+      // program computes; otherwise it is split like any other function.
+      FailureOr<std::optional<std::string>> attention =
+          lowerAttentionFunction(target, fn);
+      if (failed(attention))
+        return signalPassFailure();
+      if (*attention) {
+        if (failed(place(fn, fn.getSymName(), **attention)))
+          return signalPassFailure();
+        fn.erase();
+        continue;
+      }
       SmallVector<SmallVector<Operation *>> groups = programGroups(fn);
       if (groups.size() <= 1) {
         FailureOr<std::string> text = lowerFunction(target, fn);

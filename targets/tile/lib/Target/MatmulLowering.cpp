@@ -1,9 +1,11 @@
 //===- MatmulLowering.cpp - A matmul and its epilogue
 //-----------------------===//
 //
-// A zero fill, a 2-D matmul and optionally an elementwise op reading the
-// product and row vectors (a bias) become the blocked matmul program
-// (MatmulProgram.cpp) with the epilogue run on the accumulator. Blocks,
+// A zero fill, a 2-D matmul (or a batch of them, or an NHWC convolution as
+// its implicit GEMM, whose A tiles the reader gathers: ConvGather.cpp) and
+// optionally an elementwise op reading the product and row vectors (a
+// bias) become the blocked matmul program (MatmulProgram.cpp) with the
+// epilogue run on the accumulator. Blocks,
 // k step, stages, grid and multicast are the schedule's; the tensors are
 // padded to the grid's blocks.
 //
@@ -17,6 +19,40 @@
 using namespace mlir;
 using namespace strata;
 using namespace strata::tile;
+
+namespace {
+/// The geometry of a 2-D NHWC convolution's implicit GEMM.
+FailureOr<ConvGather> convGather(linalg::Conv2DNhwcHwcfOp conv,
+                                 const TileChip &chip,
+                                 const ConvPadding &padding) {
+  auto in = cast<MemRefType>(padding.input.getType()).getShape();
+  auto filter = cast<MemRefType>(conv.getDpsInputs()[1].getType()).getShape();
+  auto out = cast<MemRefType>(conv.getDpsInits()[0].getType()).getShape();
+  if (in[3] % chip.tileCols != 0)
+    return conv.emitError()
+           << "the tile target gathers whole tiles of " << chip.tileCols
+           << " channels; the input has " << in[3];
+  ConvGather g;
+  g.height = in[1];
+  g.width = in[2];
+  g.channels = in[3];
+  g.outHeight = out[1];
+  g.outWidth = out[2];
+  g.kernelWidth = filter[1];
+  auto strides = conv.getStrides().getValues<int64_t>();
+  auto dilations = conv.getDilations().getValues<int64_t>();
+  g.strideH = strides[0];
+  g.strideW = strides[1];
+  g.dilationH = dilations[0];
+  g.dilationW = dilations[1];
+  g.padTop = padding.top;
+  g.padLeft = padding.left;
+  g.pixels = out[0] * out[1] * out[2];
+  g.faceRows = chip.faceRows;
+  g.faceCols = chip.faceCols;
+  return g;
+}
+} // namespace
 
 FailureOr<std::string>
 strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
@@ -34,13 +70,18 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
     return failure();
   MatmulPlan p;
   auto shape = [](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
+  auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(matmul.getOperation());
   // Leading dimensions of a batch matmul: one product per index.
-  size_t lead = shape(product).size() - 2;
+  size_t lead = conv ? 0 : shape(product).size() - 2;
   for (size_t d = 0; d < lead; ++d)
     p.batch *= shape(product)[d];
+  // The loops holding m, n and k in the schedule: a convolution's implicit
+  // GEMM keeps them on ow, f and c (the core's scratchpad model).
+  size_t mLoop = conv ? 2 : lead, nLoop = conv ? 3 : lead + 1,
+         kLoop = conv ? 6 : lead + 2;
   const std::vector<int64_t> &reg = s->registerTile;
-  if (reg[lead] != chip.tileRows || reg[lead + 1] != chip.tileCols ||
-      reg[lead + 2] != chip.tileCols)
+  if (reg[mLoop] != chip.tileRows || reg[nLoop] != chip.tileCols ||
+      reg[kLoop] != chip.tileCols)
     return matmul.emitError()
            << "the schedule's matrix tile does not match the chip's "
            << chip.tileRows << "x" << chip.tileCols << " tiles";
@@ -48,14 +89,39 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
   p.fidelity = target.fidelity;
   p.tileRows = chip.tileRows;
   p.tileCols = chip.tileCols;
-  int64_t m = shape(product)[lead], n = shape(product)[lead + 1],
-          k = shape(matmul.getDpsInputs()[0])[lead + 1];
+  int64_t m, n, k;
+  Value convInput;
+  if (conv) {
+    // The input: an argument, or the argument a zero padding copies.
+    Value input = conv.getDpsInputs()[0];
+    ConvPadding padding;
+    if (FailureOr<ConvPadding> padded = paddingOf(input); succeeded(padded))
+      padding = *padded;
+    else if (FailureOr<BlockArgument> arg = argumentOf(conv, input);
+             succeeded(arg))
+      padding.input = *arg;
+    else
+      return failure();
+    convInput = padding.input;
+    FailureOr<ConvGather> g = convGather(conv, chip, padding);
+    if (failed(g))
+      return failure();
+    p.conv = *g;
+    ArrayRef<int64_t> filter = shape(conv.getDpsInputs()[1]);
+    m = g->pixels;
+    n = filter[3];
+    k = filter[0] * filter[1] * filter[2];
+  } else {
+    m = shape(product)[lead];
+    n = shape(product)[lead + 1];
+    k = shape(matmul.getDpsInputs()[0])[lead + 1];
+  }
   const std::vector<int64_t> &block = s->tiles.front().sizes;
-  p.mb = block[lead] / chip.tileRows;
-  p.nb = block[lead + 1] / chip.tileCols;
-  p.kb = block[lead + 2] / chip.tileCols;
-  int64_t perRow = s->grid[lead] / chip.tileRows,
-          perCol = s->grid[lead + 1] / chip.tileCols;
+  p.mb = block[mLoop] / chip.tileRows;
+  p.nb = block[nLoop] / chip.tileCols;
+  p.kb = block[kLoop] / chip.tileCols;
+  int64_t perRow = s->grid[mLoop] / chip.tileRows,
+          perCol = s->grid[nLoop] / chip.tileCols;
   if (p.mb < 1 || p.nb < 1 || p.kb < 1 || perRow % p.mb || perCol % p.nb)
     return matmul.emitError() << "malformed scratchpad schedule: blocks "
                                  "must be whole tiles dividing the grid's";
@@ -135,7 +201,11 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
     FailureOr<BlockArgument> arg = argumentOf(matmul, v);
     if (failed(arg))
       return failure();
-    FailureOr<TensorDecl> t = tensorFor(matmul, *arg, rows, cols, output);
+    // A convolution's tensors as matrices: [pixels, channels], the filter
+    // [taps x channels, filters], the output [pixels, filters].
+    FailureOr<TensorDecl> t =
+        conv ? flatTensorFor(matmul, *arg, rows, cols, output)
+             : tensorFor(matmul, *arg, rows, cols, output);
     if (failed(t))
       return failure();
     into = *t;
@@ -143,8 +213,15 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
     return success();
   };
   int64_t stacked = p.batch * chip.tileRows; // a batch's matrices, stacked
-  if (failed(add(matmul.getDpsInputs()[0], p.mt * stacked, p.kt * chip.tileCols,
-                 false, p.a)) ||
+  int64_t aRows = p.mt * stacked, aCols = p.kt * chip.tileCols;
+  Value aValue = matmul.getDpsInputs()[0];
+  if (conv) {
+    ArrayRef<int64_t> in = shape(convInput);
+    aRows = ceilDiv(in[0] * in[1] * in[2], chip.tileRows) * chip.tileRows;
+    aCols = in[3];
+    aValue = convInput;
+  }
+  if (failed(add(aValue, aRows, aCols, false, p.a)) ||
       failed(add(matmul.getDpsInputs()[1], p.kt * stacked, p.nt * chip.tileCols,
                  false, p.b)) ||
       failed(add(result, p.mt * stacked, p.nt * chip.tileCols, true, p.c)))

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelText.h"
+#include "Multicast.h"
 #include "Programs.h"
 
 using namespace strata::tile;
@@ -36,6 +37,7 @@ int64_t tileBytes(const TensorDecl &t, int64_t tileElements) {
 /// the group (`group`, "" for 0).
 struct Coords {
   std::string row, col, local, first, group;
+  std::string zero; // a convolution's reader: the zero tile's address
 };
 
 /// Reads a block of `rows` x `cols` tiles of `tensor` starting at tile
@@ -61,42 +63,34 @@ void readBlock(KernelText &k, const MatmulPlan &p, const TensorDecl &tensor,
     sender = k.cmp("eq", alongRow ? col : at.local, k.c(0));
     k.beginIf(sender);
   }
-  std::string i = k.beginFor(rows);
-  std::string j = k.beginFor(cols);
-  std::string r = k.add(row0, i), q = k.add(col0, j);
-  std::string page = k.add(k.mul(r, k.c(tensorCols)), q);
-  std::string slot = k.add(k.mul(i, k.c(cols)), j);
-  std::string addr = k.add(ptr, k.mul(slot, k.c(bytes)));
-  k.line(llvm::formatv("tile.noc_read_tile @{0}[{1}] -> {2}", tensor.name, page,
-                       addr));
-  k.end();
-  k.end();
+  if (p.conv && &tensor == &p.a) {
+    gatherConvTiles(k, p, ptr, row0, col0, rows, cols, at.row, at.col, at.zero);
+  } else {
+    std::string i = k.beginFor(rows);
+    std::string j = k.beginFor(cols);
+    std::string r = k.add(row0, i), q = k.add(col0, j);
+    std::string page = k.add(k.mul(r, k.c(tensorCols)), q);
+    std::string slot = k.add(k.mul(i, k.c(cols)), j);
+    std::string addr = k.add(ptr, k.mul(slot, k.c(bytes)));
+    k.line(llvm::formatv("tile.noc_read_tile @{0}[{1}] -> {2}", tensor.name,
+                         page, addr));
+    k.end();
+    k.end();
+  }
   k.line("tile.noc_read_barrier");
   if (multicast) {
-    std::string last = k.c(sharers - 1);
     std::string cores =
-        alongRow
-            ? llvm::formatv("cores [{0}, {1}]-[{0}, {2}]", row, k.c(1), last)
-                  .str()
-            : llvm::formatv("cores [{0}, {1}]-[{2}, {1}]", groupRow(1), col,
-                            groupRow(sharers - 1))
-                  .str();
-    k.line(llvm::formatv("tile.sem_wait @{0}_ready, {1}", prefix, last));
-    k.line(llvm::formatv("tile.sem_set @{0}_ready, {1}", prefix, k.c(0)));
-    k.line(llvm::formatv("tile.noc_write_multicast {0} -> {1} {0} size {2}",
-                         ptr, cores, k.c(rows * cols * bytes)));
-    k.line(llvm::formatv("tile.sem_set_multicast @{0}_valid -> {1}", prefix,
-                         cores));
-    k.line("tile.noc_write_barrier");
-    k.orElse();
+        alongRow ? llvm::formatv("cores [{0}, {1}]-[{0}, {2}]", row, k.c(1),
+                                 k.c(sharers - 1))
+                       .str()
+                 : llvm::formatv("cores [{0}, {1}]-[{2}, {1}]", groupRow(1),
+                                 col, groupRow(sharers - 1))
+                       .str();
     std::string senderCore =
         alongRow ? llvm::formatv("[{0}, {1}]", row, k.c(0)).str()
                  : llvm::formatv("[{0}, {1}]", groupRow(0), col).str();
-    k.line(llvm::formatv("tile.sem_set @{0}_valid, {1}", prefix, k.c(0)));
-    k.line(llvm::formatv("tile.sem_inc @{0}_ready core {1}, {2}", prefix,
-                         senderCore, k.c(1)));
-    k.line(llvm::formatv("tile.sem_wait @{0}_valid, {1}", prefix, k.c(1)));
-    k.end();
+    multicastHandshake(k, prefix, ptr, cores, senderCore, sharers - 1,
+                       rows * cols * bytes);
   }
 }
 
@@ -208,6 +202,12 @@ Coords beginBlocks(KernelText &k, const MatmulPlan &p, bool multicast,
   }
   if (multicast)
     initSender(k, at, alongRow, prefix);
+  // A convolution's reader copies padding rows from the compute kernel's
+  // zero tile.
+  if (p.conv && alongRow) {
+    k.line(llvm::formatv("tile.cb_wait_front @zero, {0}", k.c(1)));
+    at.zero = k.value("tile.cb_read_ptr @zero");
+  }
   block = k.beginFor(blocksPerCore(p));
   return at;
 }
@@ -261,6 +261,16 @@ std::string compute(const MatmulPlan &p, const std::string &range) {
   int64_t steps = p.kt / p.kb;
   int64_t need = p.epilogue.slots; // Dst slots per output tile
   int64_t sub = p.subblock;
+  if (p.conv) {
+    // The zero tile for the reader's padding rows: a fresh Dst tile packed.
+    k.line("tile.acquire_dst");
+    k.line("tile.commit_dst");
+    k.line("tile.wait_dst");
+    k.line(llvm::formatv("tile.cb_reserve_back @zero, {0}", k.c(1)));
+    k.line(llvm::formatv("tile.pack_tile dst[{0}] -> @zero[{0}]", k.c(0)));
+    k.line(llvm::formatv("tile.cb_push_back @zero, {0}", k.c(1)));
+    k.line("tile.release_dst");
+  }
   k.beginFor(blocksPerCore(p));
   for (size_t e = 0; e < p.epilogueInputs.size(); ++e)
     k.line(llvm::formatv("tile.cb_wait_front @ep{0}, {1}", e, k.c(p.nb)));
@@ -368,6 +378,8 @@ std::string strata::tile::writeMatmulProgram(const MatmulPlan &p) {
   for (size_t e = 0; e < p.epilogueInputs.size(); ++e)
     text +=
         buffer("ep" + std::to_string(e), 2 * p.nb, p.epilogueInputs[e].type);
+  if (p.conv)
+    text += buffer("zero", 1, p.a.type);
   for (auto [used, prefix] :
        {std::pair(multicastsA(p), "a"), std::pair(multicastsB(p), "b")})
     if (used)

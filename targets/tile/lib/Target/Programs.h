@@ -12,6 +12,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct TensorDecl {
   std::vector<int64_t> hostShape;
   bool replicateRows = false;
   bool replicateCols = false; // a column [rows x 1] fills every column
+  bool flatten = false;       // host data as [elements / last dim, last dim]
 };
 
 /// An elementwise computation on Dst slots: operand 0.. are tiles of the
@@ -58,6 +60,21 @@ llvm::Expected<Expression> translateBody(mlir::linalg::GenericOp op,
                                          int firstOperand,
                                          mlir::Operation *end = nullptr);
 
+/// A convolution's A operand (its implicit GEMM, ConvGather.cpp): row m of
+/// A is output pixel m (images, rows, columns flattened), K tile kk the
+/// `tileCols` channels kk mod (channels / tileCols) of filter tap
+/// kk div (channels / tileCols) (taps row-major); the input is an NHWC
+/// tensor declared as [images x height x width, channels].
+struct ConvGather {
+  int64_t height = 0, width = 0, channels = 0; // input
+  int64_t outHeight = 0, outWidth = 0;
+  int64_t kernelWidth = 1;
+  int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  int64_t padTop = 0, padLeft = 0; // zero rows and columns before the input
+  int64_t pixels = 0;              // output pixels (rows of A that exist)
+  int64_t faceRows = 16, faceCols = 16;
+};
+
 /// C = epilogue(A x B) on a rows x cols block of cores.
 struct MatmulPlan {
   std::string name;
@@ -75,6 +92,7 @@ struct MatmulPlan {
   bool multicastA = false, multicastB = false;
   int64_t tileRows = 32, tileCols = 32;
   std::string fidelity;
+  std::optional<ConvGather> conv; // A gathered from a convolution's input
 };
 std::string writeMatmulProgram(const MatmulPlan &plan);
 
@@ -128,15 +146,49 @@ struct RowPlan : GridProgram {
 };
 llvm::Expected<std::string> writeRowProgram(const RowPlan &plan);
 
+/// O = softmax(scale Q K^T) V in one program (AttentionProgram.cpp): the
+/// heads stacked in the tensors, every number from the core's attention
+/// schedule (ScratchpadAttention.h).
+struct AttentionPlan {
+  struct Buffer {
+    std::string name, type;
+    int64_t tiles = 1;
+  };
+  std::string name;
+  std::vector<TensorDecl> tensors; // declaration order (the function's)
+  TensorDecl q, k, v, o;
+  int64_t qt = 0, kt = 0, dt = 0, dvt = 0; // per head, in tiles
+  int64_t rows = 1, cols = 1;              // cores used
+  int64_t blocks = 1;                      // query tile-rows per core
+  int64_t kb = 1;                          // key tiles per step
+  bool multicast = false;
+  bool scaled = false;
+  float scale = 1;
+  std::vector<Buffer> buffers; // the schedule's, in its order
+  int64_t tileRows = 32, tileCols = 32;
+  std::string fidelity;
+  /// The schedule's decision and prediction, shown on the program as the
+  /// `attention` attribute (a dictionary's body).
+  std::string decision;
+};
+std::string writeAttentionProgram(const AttentionPlan &plan);
+
 /// Shared by the writers: the declaration of a DRAM tensor.
 std::string declareTensor(const TensorDecl &tensor);
+/// Reads the rows x cols A tiles of a convolution at tile (row0, col0) of
+/// its implicit GEMM into the slots at `ptr` (ConvGather.cpp); rows in the
+/// padding are copied from the zero tile at `zero` of core [row, col].
+class KernelText;
+void gatherConvTiles(KernelText &k, const MatmulPlan &p, const std::string &ptr,
+                     const std::string &row0, const std::string &col0,
+                     int64_t rows, int64_t cols, const std::string &row,
+                     const std::string &col, const std::string &zero);
 /// The Dst ops of `expr` for one output tile: operand k is tile
 /// `tiles[k]` of buffer `buffers[k]`, slots are counted from `base` (an
 /// index value; "" for 0). Operands marked in `broadcast` hold a vector in
 /// column 0 of their tile, broadcast along the columns: the second operand
 /// of a tile.binary when the first is an operand too, else unpacked to Dst
 /// with the unpacker's broadcast.
-class KernelText;
 llvm::Error emitExpression(KernelText &k, const Expression &expr,
                            const std::vector<std::string> &buffers,
                            const std::vector<std::string> &tiles,

@@ -67,6 +67,8 @@ SmallVector<SmallVector<Operation *>>
 strata::tile::programGroups(func::FuncOp fn) {
   SmallVector<Operation *> ops;
   for (Operation &op : fn.getBody().front()) {
+    if (isPaddingOp(&op))
+      continue; // a convolution's reader pads
     if (isa<linalg::LinalgOp, memref::CopyOp>(op))
       ops.push_back(&op);
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
