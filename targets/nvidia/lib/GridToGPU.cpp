@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "GridToGPU.h"
 #include "AsyncCopies.h"
+#include "SwizzledTiles.h"
 
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
@@ -363,6 +364,7 @@ void registerNvidiaPasses() {
   std::call_once(once, [] {
     PassRegistration<GridToGPU>();
     registerMatrixOpsPass();
+    registerSwizzleTilesPass();
   });
 }
 

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "Bf16Fragments.h"
 #include "GridToGPU.h"
+#include "SwizzledTiles.h"
+#include "WarpgroupMma.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -68,6 +70,22 @@ struct MatrixOps : public PassWrapper<MatrixOps, OperationPass<func::FuncOp>> {
                     vector::VectorDialect>();
   }
   void runOnOperation() override {
+    // wgmma k loops first (WarpgroupMma.h): the preparation below would
+    // rewrite their contractions for mma.sync.
+    {
+      llvm::SetVector<scf::ForOp> warpgroupLoops;
+      getOperation().walk([&](vector::ContractionOp contract) {
+        auto intrinsic =
+            contract->getAttrOfType<StringAttr>("strata.intrinsic");
+        if (intrinsic && isWarpgroupIntrinsic(intrinsic.getValue()))
+          if (auto loop = contract->getParentOfType<scf::ForOp>())
+            warpgroupLoops.insert(loop);
+      });
+      IRRewriter rw(&getContext());
+      for (scf::ForOp loop : warpgroupLoops)
+        if (failed(lowerWarpgroupLoop(rw, loop)))
+          return signalPassFailure();
+    }
     // The k loops of tagged contractions, marked (the preparation below
     // rebuilds the contractions without their attributes).
     bool failedLoop = false;

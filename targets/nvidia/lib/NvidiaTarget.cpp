@@ -12,6 +12,7 @@
 #include "CudaDevice.h"
 #include "GridToGPU.h"
 #include "Ptxas.h"
+#include "SwizzledTiles.h"
 
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Target/TargetRegistry.h"
@@ -80,6 +81,7 @@ public:
   void buildLoweringPipeline(mlir::OpPassManager &pm,
                              const hw::Description &chip) const override {
     addPipeline(pm, "func.func(strata-approximate-math)");
+    pm.addNestedPass<mlir::func::FuncOp>(nvidia::createSwizzleTilesPass());
     pm.addPass(nvidia::createGridToGPUPass());
     addPipeline(pm, "canonicalize,cse");
     pm.addNestedPass<mlir::func::FuncOp>(nvidia::createMatrixOpsPass());
@@ -96,10 +98,14 @@ public:
                               "features=+ptx{1} O=3{2}}",
                               chip.arch, nvidia::ptxVersion(chip.arch), link)
                     .str());
+    // nvgpu before scf-to-cf: its conversion also retypes the loops that
+    // carry wgmma accumulators.
     addPipeline(pm, "gpu.module(convert-vector-to-scf,lower-affine,"
-                    "convert-scf-to-cf,expand-strided-metadata,"
+                    "convert-nvgpu-to-nvvm,convert-scf-to-cf,"
+                    "expand-strided-metadata,"
                     "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
-                    "convert-nvgpu-to-nvvm,canonicalize,cse,"
+                    "convert-nvvm-to-llvm,"
+                    "canonicalize,cse,"
                     "reconcile-unrealized-casts)");
   }
 

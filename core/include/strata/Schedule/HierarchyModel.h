@@ -61,6 +61,10 @@ struct HierarchySchedule {
   /// empty: each lane computes a fragM x fragN tile with multiply-adds.
   std::string intrinsic;
   int64_t fragM = 1, fragN = 1, fragK = 1;
+  /// The intrinsic is issued by a level above the lanes' own group (several
+  /// groups together; `levels.group` names that level): it reads both
+  /// operands from unpadded scratchpad tiles, one fragment per group.
+  bool collective = false;
   /// Scratchpad copies of the operand tiles (2: the next k tile loads while
   /// the current one is used) and the elements each scratchpad row is
   /// padded by so that rows start in different banks.
