@@ -165,6 +165,12 @@ TEST(HierarchyModel, CollectiveIntrinsicMakesItsLevelTheGroup) {
   EXPECT_EQ(s.scratchpadBytes, 4 * (128 * 64 + 64 * 128) * 2);
   EXPECT_EQ(s.toJson()["collective"], true);
   EXPECT_EQ(s.toJson()["groups"], json({"quad", 2, 1}));
+  // A short, wide problem: the quads would stack along n, which collective
+  // groups do not; one quad per block, along m.
+  s = chooseHierarchySchedule({64, 4096, 512, "f16", "f32"}, levels, chip);
+  EXPECT_TRUE(s.collective);
+  EXPECT_EQ(s.groupsM * s.groupsN, 1);
+  EXPECT_EQ(s.gridN, 32);
   // No f32 collective intrinsic: lane tiles, as before.
   s = chooseHierarchySchedule({512, 512, 512, "f32", "f32"}, levels, chip);
   EXPECT_FALSE(s.collective);

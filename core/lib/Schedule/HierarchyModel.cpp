@@ -10,7 +10,8 @@
 //   2. the group tile: as many fragments as keep the accumulators in half of
 //      a lane's registers, the most multiply-adds per loaded element;
 //   3. the block: the groups of one block-level instance arranged near
-//      square, halved while there are fewer blocks than instances to fill;
+//      square (collective groups along m), halved while there are fewer
+//      blocks than instances to fill;
 //   4. the k step: the largest (up to 4 fragments) whose operand tiles,
 //      double-buffered when they fit, and the staging tile fit the
 //      scratchpad; rows padded so that consecutive rows start in other banks;
@@ -19,7 +20,8 @@
 //      as many stages as fit, up to kMaxStages, that divide the k tiles (the
 //      pipelined loop is unrolled by its stages: buffers are indexed
 //      statically) into at least two iterations (a loop of one iteration
-//      folds away, and the accumulators with it).
+//      folds away, and the accumulators with it); a collective intrinsic's
+//      stages are filled by bulk copies where the scratchpad has them.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Schedule/HierarchyModel.h"
@@ -65,6 +67,7 @@ strata::hierarchyLevels(const hw::Description &chip) {
     levels.scratchpadBanks = mem.banks;
     levels.registers = chip.vector ? chip.vector->registers : 64;
     levels.asyncCopies = mem.asyncCopy;
+    levels.bulkCopies = mem.bulkTensorCopy;
     return levels;
   }
   return std::nullopt;
@@ -217,8 +220,13 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
     bool mFull = gm * s.groupM >= shape.m, nFull = gn * s.groupN >= shape.n;
     if (mFull && nFull)
       break;
-    if (!mFull && (nFull || gm * s.groupM <= gn * s.groupN))
+    // Collective groups stack along m only: each multiplies its rows of A by
+    // the whole B tile of the block (its fragment is already the widest
+    // that fits the lanes' registers).
+    if (!mFull && (nFull || s.collective || gm * s.groupM <= gn * s.groupN))
       gm *= 2;
+    else if (s.collective)
+      break;
     else
       gn *= 2;
   }
@@ -320,6 +328,8 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
       }
     s.scratchpadBytes = shared(s.blockK, s.buffers);
     s.asyncCopies = true;
+    // Bulk copies move unpadded boxes: the tiles of collective intrinsics.
+    s.bulkCopies = s.collective && levels.bulkCopies;
   }
   s.gridM = llvm::divideCeilSigned(shape.m, s.blockM);
   s.gridN = llvm::divideCeilSigned(shape.n, s.blockN);
@@ -341,5 +351,7 @@ nlohmann::json HierarchySchedule::toJson() const {
                         {"accumulator_registers", accumulatorRegisters}};
   if (collective)
     doc["collective"] = true;
+  if (bulkCopies)
+    doc["bulk_copies"] = true;
   return doc;
 }

@@ -16,7 +16,10 @@
 //===----------------------------------------------------------------------===//
 #include "GridToGPU.h"
 #include "AsyncCopies.h"
+#include "BulkCopies.h"
+#include "SharedAlignment.h"
 #include "SwizzledTiles.h"
+#include "TensorMapParams.h"
 
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
@@ -307,7 +310,7 @@ LogicalResult convertBlock(scf::ForallOp forall, const Levels &levels,
     if (failed(inlineThreadLoop(f, tid, *threads, levels)))
       return failure();
   lowerCopyWaits(launch);
-  return success();
+  return lowerBulkCopies(launch);
 }
 
 struct GridToGPU : public PassWrapper<GridToGPU, OperationPass<ModuleOp>> {
@@ -365,6 +368,8 @@ void registerNvidiaPasses() {
     PassRegistration<GridToGPU>();
     registerMatrixOpsPass();
     registerSwizzleTilesPass();
+    registerTensorMapParamsPass();
+    registerAlignDynamicSharedPass();
   });
 }
 

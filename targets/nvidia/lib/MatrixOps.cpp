@@ -3,7 +3,8 @@
 // nvidia-matrix-ops: each k loop whose body holds contractions tagged with a
 // matrix intrinsic (`strata.intrinsic`) becomes nvgpu.ldmatrix and
 // nvgpu.mma.sync on per-lane fragments, through upstream's vector-to-nvgpu
-// conversion applied to that loop only. That conversion treats any integer
+// conversion applied to that loop only; wgmma loops become
+// nvgpu.warpgroup.mma (WarpgroupMma.h). That conversion treats any integer
 // add/mul/div as a potential matrix op, so the loop's index arithmetic
 // (always by constants here) is first rewritten as affine.apply, which the
 // later lower-affine turns back into the same integer ops.

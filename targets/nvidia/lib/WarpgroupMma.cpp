@@ -162,9 +162,26 @@ LogicalResult lowerWarpgroupLoop(RewriterBase &rw, scf::ForOp loop) {
       if (!write || !col || *col != 0)
         return loop.emitError("nvidia-matrix-ops: wgmma accumulators are "
                               "stored whole, one warpgroup per 64 rows");
+      // The store takes a 64-row destination but indexes its rows by the
+      // block's warp id (16 per warp): the view starts at the staging tile's
+      // origin, so that warpgroup g writes rows 64 g to 64 g + 63.
       rw.setInsertionPoint(write);
-      nvgpu::WarpgroupMmaStoreOp::create(rw, write.getLoc(), result,
-                                         write.getBase());
+      auto staging = cast<MemRefType>(write.getBase().getType());
+      auto acc = cast<nvgpu::WarpgroupAccumulatorType>(result.getType());
+      int64_t rows = acc.getFragmented().getDimSize(0),
+              cols = staging.getDimSize(1);
+      if (!staging.getLayout().isIdentity() || staging.getRank() != 2 ||
+          acc.getFragmented().getDimSize(1) != cols)
+        return loop.emitError("nvidia-matrix-ops: wgmma accumulators are "
+                              "stored into whole rows of a staging tile");
+      Value view = memref::ReinterpretCastOp::create(
+          rw, write.getLoc(),
+          MemRefType::get({rows, cols}, staging.getElementType(),
+                          StridedLayoutAttr::get(rw.getContext(), 0, {cols, 1}),
+                          staging.getMemorySpace()),
+          write.getBase(), 0, ArrayRef<int64_t>{rows, cols},
+          ArrayRef<int64_t>{cols, 1});
+      nvgpu::WarpgroupMmaStoreOp::create(rw, write.getLoc(), result, view);
       rw.eraseOp(write);
     }
   }
