@@ -73,8 +73,7 @@ void Validator::validateMemory(const json &doc, Description &desc) {
     checkKeys(entry, path,
               {"name", "kind", "capacity_bytes", "owner",
                "bandwidth_bytes_per_s", "latency_cycles", "alignment_bytes",
-               "banks", "async_copy", "bulk_tensor_copy",
-               "engine"});
+               "banks", "async_copy", "bulk_tensor_copy", "engine"});
     MemoryLevel level;
     bool ok = true;
     if (auto name = identifier(entry, path, "name", true)) {

@@ -30,8 +30,7 @@ constexpr llvm::StringLiteral kPendingCopyGroupsAttrName =
 /// group body: a bulk copy, issued once for the whole block (by any one
 /// lane) and asynchronous; the value is the pipeline stage S of the buffer.
 /// The n-th bulk fill of stage S completes phase n of that stage.
-constexpr llvm::StringLiteral kBulkCopyStageAttrName =
-    "strata.bulk_copy_stage";
+constexpr llvm::StringLiteral kBulkCopyStageAttrName = "strata.bulk_copy_stage";
 /// On a gpu.barrier inside the k loop: before it, each lane waits for the
 /// bulk copies of this stage issued for iteration `it` of the loop (phase
 /// `it` of the stage: the loop visits every stage once per iteration).
