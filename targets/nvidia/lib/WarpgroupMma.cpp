@@ -7,8 +7,8 @@
 // k16 step between wgmma.fence and commit/wait, advancing the descriptors
 // inside the 128-byte swizzle (A: K-major, 32 bytes per step; B: MN-major
 // panels of 64 rows of 128 bytes, `transposeB`). The descriptors take the
-// swizzle from a tensor map type only: without TMA the map itself is a
-// placeholder that the lowering never reads.
+// swizzle (and B's panel stride) from a tensor map's type only: the map is
+// a placeholder the lowering never reads, with or without TMA.
 //
 // The wait is for all groups (0): the pipeline refills a k tile's buffer
 // right after the next barrier, so its wgmma must be complete by then.
@@ -18,7 +18,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "WarpgroupMma.h"
-#include "SwizzledTiles.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
