@@ -224,6 +224,25 @@ TEST(HWLoader, AsyncCopyIsABoolean) {
                        "expected true or false"));
 }
 
+TEST(HWLoader, BulkTensorCopyIsABooleanOnAnAsyncLevel) {
+  json doc = tinyDoc();
+  EXPECT_FALSE(load(doc).description->memory[1].bulkTensorCopy);
+  doc["memory"][1]["async_copy"] = true;
+  doc["memory"][1]["bulk_tensor_copy"] = true;
+  EXPECT_TRUE(load(doc).description->memory[1].bulkTensorCopy);
+  doc["memory"][1]["bulk_tensor_copy"] = "yes";
+  LoadResult result = load(doc);
+  ASSERT_NE(errorAt(result, "/memory/1/bulk_tensor_copy"), nullptr);
+  EXPECT_TRUE(contains(errorAt(result, "/memory/1/bulk_tensor_copy")->message,
+                       "expected true or false"));
+  doc["memory"][1]["async_copy"] = false;
+  doc["memory"][1]["bulk_tensor_copy"] = true;
+  result = load(doc);
+  ASSERT_NE(errorAt(result, "/memory/1/bulk_tensor_copy"), nullptr);
+  EXPECT_TRUE(contains(errorAt(result, "/memory/1/bulk_tensor_copy")->message,
+                       "\"async_copy\": true"));
+}
+
 TEST(HWLoader, VectorElementWiderThanTheVector) {
   json doc = tinyDoc();
   doc["vector"]["width_bits"] = 32;

@@ -26,7 +26,10 @@ Bundle sample() {
   s.grid = {4, 2, 1};
   s.block = {128, 1, 1};
   s.sharedBytes = 65536;
-  s.args = {{false, 0}, {false, 1}, {true, 0}, {false, 2}};
+  s.args = {{false, 0, std::nullopt},
+            {false, 1, std::nullopt},
+            {true, 0, std::nullopt},
+            {false, 2, std::nullopt}};
   f.steps.push_back(s);
   b.functions.push_back(f);
   return b;
@@ -51,6 +54,42 @@ TEST(Bundle, RoundTrips) {
   EXPECT_TRUE(s.args[2].temporary);
   EXPECT_EQ(s.args[3].index, 2);
   EXPECT_EQ(back->find("mlp")->temporaries, std::vector<int64_t>{4096});
+}
+
+TEST(Bundle, TensorMapArgumentsRoundTrip) {
+  Bundle b = sample();
+  TensorMapInfo map;
+  map.elementType = "bf16";
+  map.dims = {4096, 2048};
+  map.strides = {4096, 2};
+  map.box = {256, 64};
+  map.swizzleBytes = 128;
+  map.l2PromotionBytes = 256;
+  b.functions[0].steps[0].args[1].tensorMap = map;
+  nlohmann::json doc = b.toJson();
+  const nlohmann::json &arg = doc["functions"][0]["steps"][0]["args"][1];
+  ASSERT_TRUE(arg.contains("tensor_map"));
+  EXPECT_EQ(arg["tensor_map"]["buffer"], 1);
+  EXPECT_EQ(arg["tensor_map"]["box"], nlohmann::json({256, 64}));
+  llvm::Expected<Bundle> back = Bundle::fromJson(doc);
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  const KernelArg &a = back->find("mlp")->steps.at(0).args.at(1);
+  ASSERT_TRUE(a.tensorMap.has_value());
+  EXPECT_FALSE(a.temporary);
+  EXPECT_EQ(a.index, 1);
+  EXPECT_EQ(a.tensorMap->elementType, "bf16");
+  EXPECT_EQ(a.tensorMap->dims, map.dims);
+  EXPECT_EQ(a.tensorMap->strides, map.strides);
+  EXPECT_EQ(a.tensorMap->box, map.box);
+  EXPECT_EQ(a.tensorMap->swizzleBytes, 128);
+  EXPECT_EQ(a.tensorMap->l2PromotionBytes, 256);
+  EXPECT_FALSE(back->find("mlp")->steps.at(0).args.at(0).tensorMap);
+  // Ranks must agree.
+  doc["functions"][0]["steps"][0]["args"][1]["tensor_map"]["box"] = {64};
+  back = Bundle::fromJson(doc);
+  ASSERT_FALSE(bool(back));
+  EXPECT_NE(llvm::toString(back.takeError()).find("one rank"),
+            std::string::npos);
 }
 
 TEST(Bundle, RejectsOtherFormats) {

@@ -52,22 +52,37 @@ TEST(GpuModel, LargeF16GemmOnTheH200) {
   HierarchyLevels levels = *hierarchyLevels(chip);
   HierarchySchedule s =
       chooseHierarchySchedule({4096, 4096, 4096, "f16", "f32"}, levels, chip);
-  // The warp-level intrinsic: S4 emits collectives of one level (warps).
-  EXPECT_EQ(s.intrinsic, "mma_m16n8k16_f16");
-  EXPECT_EQ(s.groupsM * s.groupsN, 16);
+  // The warpgroup-level intrinsic: m64n256 would need 128 accumulator
+  // registers per lane (> 127), m64n128 needs 64.
+  EXPECT_EQ(s.intrinsic, "wgmma_m64n128k16_f16");
+  EXPECT_TRUE(s.collective);
+  EXPECT_EQ(s.levels.group, "warpgroup");
+  EXPECT_EQ(s.levels.lanes, 128);
+  EXPECT_EQ(s.groupM, 64);
+  EXPECT_EQ(s.groupN, 128);
+  EXPECT_EQ(s.accumulatorRegisters, 64);
+  // Four warpgroups stacked along m: 256 x 128 blocks, 512 of them.
+  EXPECT_EQ(s.groupsM, 4);
+  EXPECT_EQ(s.groupsN, 1);
   EXPECT_EQ(s.lanesPerBlock(), 512);
-  EXPECT_LE(s.lanesPerBlock(),
-            chip.targetOptions.at("max_threads_per_block").get<int64_t>());
-  EXPECT_LE(s.accumulatorRegisters, 127);
-  // Enough blocks for several waves over the 132 SMs.
-  EXPECT_GE(s.gridM * s.gridN, 132);
-  // Asynchronous copies: four stages of 64-wide k tiles, the f32 staging
-  // tile (128 KiB) over them.
+  EXPECT_EQ(s.gridM * s.gridN, 512);
+  // Four stages of unpadded 64-wide k tiles (192 KiB), the f32 staging tile
+  // (128 KiB) over them.
   EXPECT_TRUE(s.asyncCopies);
   EXPECT_EQ(s.buffers, 4);
   EXPECT_EQ(s.blockK, 64);
-  EXPECT_EQ(s.scratchpadBytes, 4 * (s.blockM * 72 + 64 * (s.blockN + 8)) * 2);
+  EXPECT_EQ(s.padElements, 0);
+  EXPECT_EQ(s.scratchpadBytes, 4 * (256 * 64 + 64 * 128) * 2);
   EXPECT_LE(s.scratchpadBytes, maxSharedPerBlock(chip));
+}
+
+TEST(GpuModel, A100KeepsTheWarpIntrinsic) {
+  hw::Description chip = load("nvidia-a100");
+  HierarchySchedule s = chooseHierarchySchedule(
+      {4096, 4096, 4096, "f16", "f32"}, *hierarchyLevels(chip), chip);
+  EXPECT_EQ(s.intrinsic, "mma_m16n8k16_f16");
+  EXPECT_FALSE(s.collective);
+  EXPECT_EQ(s.levels.group, "warp");
   EXPECT_EQ(s.padElements, 8);
 }
 

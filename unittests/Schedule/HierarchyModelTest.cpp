@@ -107,6 +107,76 @@ TEST(HierarchyModel, MatrixIntrinsicContraction) {
   EXPECT_LE(s.scratchpadBytes, 102400);
 }
 
+/// The chip with a level of 2 x 2 groups between blocks and groups, which
+/// issues collective intrinsics (in preference order): one too large for the
+/// lanes' registers, then one that fits.
+json collectiveChip() {
+  json doc = chipJson(262144);
+  doc["compute"] = json::parse(R"([{"name": "chip", "count": 1},
+      {"name": "block", "count": 64}, {"name": "quad", "count": 2},
+      {"name": "group", "count": 2}, {"name": "lane", "count": 32}])");
+  doc["matrix"].insert(doc["matrix"].begin(), json::parse(R"(
+      {"name": "quad64x256", "m": 64, "n": 256, "k": 16, "a": "f16",
+       "b": "f16", "acc": "f32", "level": "quad",
+       "cycles_per_instruction": 512})"));
+  doc["matrix"].insert(doc["matrix"].begin() + 1, json::parse(R"(
+      {"name": "quad64x128", "m": 64, "n": 128, "k": 16, "a": "f16",
+       "b": "f16", "acc": "f32", "level": "quad",
+       "cycles_per_instruction": 256})"));
+  doc["memory"][1]["async_copy"] = true;
+  doc["peaks_flops"]["f16"] = 2e14;
+  return doc;
+}
+
+TEST(HierarchyModel, CollectiveIntrinsicMakesItsLevelTheGroup) {
+  hw::Description chip = load(collectiveChip());
+  HierarchyLevels levels = *hierarchyLevels(chip);
+  EXPECT_EQ(levels.group, "group");
+  HierarchySchedule s =
+      chooseHierarchySchedule({4096, 4096, 4096, "f16", "f32"}, levels, chip);
+  // 64 x 256 would need 64 * 256 / 64 lanes = 256 accumulator registers per
+  // lane (> 127); 64 x 128 needs 128 > 127 as well with 64 lanes per quad:
+  // neither fits, so the group-level intrinsic is used.
+  EXPECT_EQ(s.intrinsic, "mm16x8x16");
+  EXPECT_FALSE(s.collective);
+
+  // With 4 groups (128 lanes) per quad, 64 x 128 fits (64 registers).
+  json doc = collectiveChip();
+  doc["compute"][3]["count"] = 4;
+  chip = load(doc);
+  levels = *hierarchyLevels(chip);
+  s = chooseHierarchySchedule({4096, 4096, 4096, "f16", "f32"}, levels, chip);
+  EXPECT_EQ(s.intrinsic, "quad64x128");
+  EXPECT_TRUE(s.collective);
+  EXPECT_EQ(s.levels.group, "quad");
+  EXPECT_EQ(s.levels.groups, 2);
+  EXPECT_EQ(s.levels.lanes, 128);
+  // One fragment per group, the quads stacked along m, unpadded tiles.
+  EXPECT_EQ(s.groupM, 64);
+  EXPECT_EQ(s.groupN, 128);
+  EXPECT_EQ(s.accumulatorRegisters, 64);
+  EXPECT_EQ(s.groupsM, 2);
+  EXPECT_EQ(s.groupsN, 1);
+  EXPECT_EQ(s.lanesPerBlock(), 256);
+  EXPECT_EQ(s.padElements, 0);
+  EXPECT_EQ(s.blockK, 64);
+  EXPECT_TRUE(s.asyncCopies);
+  EXPECT_EQ(s.buffers, 4);
+  EXPECT_EQ(s.scratchpadBytes, 4 * (128 * 64 + 64 * 128) * 2);
+  EXPECT_EQ(s.toJson()["collective"], true);
+  EXPECT_EQ(s.toJson()["groups"], json({"quad", 2, 1}));
+  // A short, wide problem: the quads would stack along n, which collective
+  // groups do not; one quad per block, along m.
+  s = chooseHierarchySchedule({64, 4096, 512, "f16", "f32"}, levels, chip);
+  EXPECT_TRUE(s.collective);
+  EXPECT_EQ(s.groupsM * s.groupsN, 1);
+  EXPECT_EQ(s.gridN, 32);
+  // No f32 collective intrinsic: lane tiles, as before.
+  s = chooseHierarchySchedule({512, 512, 512, "f32", "f32"}, levels, chip);
+  EXPECT_FALSE(s.collective);
+  EXPECT_EQ(s.intrinsic, "");
+}
+
 json asyncChip(int64_t scratchpadBytes) {
   json doc = chipJson(scratchpadBytes);
   doc["memory"][1]["async_copy"] = true;

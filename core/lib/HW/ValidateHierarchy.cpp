@@ -73,7 +73,7 @@ void Validator::validateMemory(const json &doc, Description &desc) {
     checkKeys(entry, path,
               {"name", "kind", "capacity_bytes", "owner",
                "bandwidth_bytes_per_s", "latency_cycles", "alignment_bytes",
-               "banks", "async_copy", "engine"});
+               "banks", "async_copy", "bulk_tensor_copy", "engine"});
     MemoryLevel level;
     bool ok = true;
     if (auto name = identifier(entry, path, "name", true)) {
@@ -160,6 +160,21 @@ void Validator::validateMemory(const json &doc, Description &desc) {
         error(childPath(path, "async_copy"),
               "expected true or false, got " + describe(async));
         ok = false;
+      }
+    }
+    if (entry.contains("bulk_tensor_copy")) {
+      const json &bulk = entry["bulk_tensor_copy"];
+      if (!bulk.is_boolean()) {
+        error(childPath(path, "bulk_tensor_copy"),
+              "expected true or false, got " + describe(bulk));
+        ok = false;
+      } else if (bulk.get<bool>() && !level.asyncCopy) {
+        error(childPath(path, "bulk_tensor_copy"),
+              "bulk tensor copies are asynchronous copies: expected "
+              "\"async_copy\": true on this level too");
+        ok = false;
+      } else {
+        level.bulkTensorCopy = bulk.get<bool>();
       }
     }
     if (const json *engine = member(entry, path, "engine", false, "")) {

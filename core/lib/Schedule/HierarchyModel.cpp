@@ -2,13 +2,16 @@
 //
 // Decisions, from the outside in, for a contraction on a chip whose
 // scratchpad belongs to a level with groups of lanes inside:
-//   1. the fragment: a matrix intrinsic the group level issues with the
-//      operands' types, else a multiply-add tile per lane sized to half of
-//      its registers;
+//   1. the fragment: a collective intrinsic (issued by a level between the
+//      block and the group level, e.g. several groups together) whose
+//      accumulators fit half of a lane's registers, else a matrix intrinsic
+//      the group level issues with the operands' types, else a multiply-add
+//      tile per lane sized to half of its registers;
 //   2. the group tile: as many fragments as keep the accumulators in half of
 //      a lane's registers, the most multiply-adds per loaded element;
 //   3. the block: the groups of one block-level instance arranged near
-//      square, halved while there are fewer blocks than instances to fill;
+//      square (collective groups along m), halved while there are fewer
+//      blocks than instances to fill;
 //   4. the k step: the largest (up to 4 fragments) whose operand tiles,
 //      double-buffered when they fit, and the staging tile fit the
 //      scratchpad; rows padded so that consecutive rows start in other banks;
@@ -17,7 +20,8 @@
 //      as many stages as fit, up to kMaxStages, that divide the k tiles (the
 //      pipelined loop is unrolled by its stages: buffers are indexed
 //      statically) into at least two iterations (a loop of one iteration
-//      folds away, and the accumulators with it).
+//      folds away, and the accumulators with it); a collective intrinsic's
+//      stages are filled by bulk copies where the scratchpad has them.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Schedule/HierarchyModel.h"
@@ -63,6 +67,7 @@ strata::hierarchyLevels(const hw::Description &chip) {
     levels.scratchpadBanks = mem.banks;
     levels.registers = chip.vector ? chip.vector->registers : 64;
     levels.asyncCopies = mem.asyncCopy;
+    levels.bulkCopies = mem.bulkTensorCopy;
     return levels;
   }
   return std::nullopt;
@@ -73,20 +78,61 @@ int64_t roundUp(int64_t a, int64_t b) {
   return llvm::divideCeilSigned(a, b) * b;
 }
 
+/// Whether `mi` multiplies `shape`'s operand types; accumulating in a wider
+/// type than the output is allowed (f16 results from f32 accumulators).
+bool typesMatch(const hw::MatrixIntrinsic &mi, const ContractionShape &shape) {
+  if (mi.aType != shape.inputType || mi.bType != shape.inputType)
+    return false;
+  return mi.accType == shape.accType ||
+         (mi.accType == "f32" &&
+          (shape.accType == "f16" || shape.accType == "bf16"));
+}
+
 /// The first intrinsic (description order is preference order) issued by
-/// the group level for `shape`'s types; accumulating in a wider type than
-/// the output is allowed (f16 results from f32 accumulators).
+/// the group level for `shape`'s types.
 const hw::MatrixIntrinsic *matchIntrinsic(const ContractionShape &shape,
                                           const HierarchyLevels &levels,
                                           const hw::Description &chip) {
-  for (const hw::MatrixIntrinsic &mi : chip.matrix) {
-    if (mi.level != levels.group || mi.aType != shape.inputType ||
-        mi.bType != shape.inputType)
-      continue;
-    if (mi.accType == shape.accType ||
-        (mi.accType == "f32" &&
-         (shape.accType == "f16" || shape.accType == "bf16")))
+  for (const hw::MatrixIntrinsic &mi : chip.matrix)
+    if (mi.level == levels.group && typesMatch(mi, shape))
       return &mi;
+  return nullptr;
+}
+
+/// The first collective intrinsic for `shape`: issued by a compute level
+/// strictly between the block and the group level (several groups issue it
+/// together), whose accumulators fit half of a lane's registers. On a match
+/// `levels` take that level as their group level (its instances per block,
+/// its lanes).
+const hw::MatrixIntrinsic *matchCollective(const ContractionShape &shape,
+                                           HierarchyLevels &levels,
+                                           const hw::Description &chip) {
+  auto block = std::find_if(
+      chip.compute.begin(), chip.compute.end(),
+      [&](const hw::ComputeLevel &c) { return c.name == levels.block; });
+  if (block == chip.compute.end())
+    return nullptr;
+  int64_t registers = std::max<int64_t>(levels.registers, 8);
+  for (const hw::MatrixIntrinsic &mi : chip.matrix) {
+    auto level = std::find_if(
+        block + 1, chip.compute.end(),
+        [&](const hw::ComputeLevel &c) { return c.name == mi.level; });
+    // Strictly inside the block, above the group level.
+    if (level == chip.compute.end() || chip.compute.end() - level < 3 ||
+        !typesMatch(mi, shape))
+      continue;
+    HierarchyLevels collective = levels;
+    collective.group = level->name;
+    collective.groups = 1;
+    for (auto it = block + 1; it <= level; ++it)
+      collective.groups *= std::max<int64_t>(it->count, 1);
+    collective.lanes = 1;
+    for (auto it = level + 1; it != chip.compute.end(); ++it)
+      collective.lanes *= std::max<int64_t>(it->count, 1);
+    if (llvm::divideCeilSigned(mi.m * mi.n, collective.lanes) > registers / 2)
+      continue;
+    levels = collective;
+    return &mi;
   }
   return nullptr;
 }
@@ -101,16 +147,30 @@ std::vector<int64_t> multiples(int64_t unit, int64_t limit) {
 } // namespace
 
 HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
-                                                  const HierarchyLevels &levels,
+                                                  const HierarchyLevels &given,
                                                   const hw::Description &chip) {
   HierarchySchedule s;
-  s.levels = levels;
+  s.levels = given;
+  // A collective intrinsic makes its level the group level.
+  const hw::MatrixIntrinsic *collective =
+      matchCollective(shape, s.levels, chip);
+  const HierarchyLevels &levels = s.levels;
   int64_t eb = std::max<int64_t>(typeBytes(shape.inputType), 1);
   int64_t registers = std::max<int64_t>(levels.registers, 8);
   int64_t lanes = levels.lanes;
 
-  // 1-2. Fragment and group tile.
-  if (const hw::MatrixIntrinsic *mi = matchIntrinsic(shape, levels, chip)) {
+  // 1-2. Fragment and group tile. A collective intrinsic reads both operands
+  // from the scratchpad itself: a group tile of several fragments would save
+  // no loads, so the group tile is one fragment.
+  if (collective) {
+    s.intrinsic = collective->name;
+    s.collective = true;
+    s.fragM = s.groupM = collective->m;
+    s.fragN = s.groupN = collective->n;
+    s.fragK = collective->k;
+    s.accumulatorRegisters = llvm::divideCeilSigned(s.fragM * s.fragN, lanes);
+  } else if (const hw::MatrixIntrinsic *mi =
+                 matchIntrinsic(shape, levels, chip)) {
     s.intrinsic = mi->name;
     s.fragM = mi->m, s.fragN = mi->n, s.fragK = mi->k;
     double best = -1;
@@ -160,8 +220,13 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
     bool mFull = gm * s.groupM >= shape.m, nFull = gn * s.groupN >= shape.n;
     if (mFull && nFull)
       break;
-    if (!mFull && (nFull || gm * s.groupM <= gn * s.groupN))
+    // Collective groups stack along m only: each multiplies its rows of A by
+    // the whole B tile of the block (its fragment is already the widest
+    // that fits the lanes' registers).
+    if (!mFull && (nFull || s.collective || gm * s.groupM <= gn * s.groupN))
       gm *= 2;
+    else if (s.collective)
+      break;
     else
       gn *= 2;
   }
@@ -180,8 +245,12 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
   // bytes: rows shifted by a quarter of the banks' width land in disjoint
   // banks. Lanes reading down a column need a one-element shift.
   int64_t banks = std::max<int64_t>(levels.scratchpadBanks, 1);
-  s.padElements =
-      s.intrinsic.empty() ? 1 : std::max<int64_t>((4 * banks / 8) / eb, 1);
+  // A collective intrinsic reads the scratchpad in the plugin's layout
+  // (e.g. swizzled): no padding.
+  s.padElements = s.collective ? 0
+                  : s.intrinsic.empty()
+                      ? 1
+                      : std::max<int64_t>((4 * banks / 8) / eb, 1);
   int64_t kLimit = roundUp(shape.k, s.fragK);
   // Blocks that do not fit even with one buffer of one fragment of k lose
   // groups, then group tiles, until they do.
@@ -259,6 +328,8 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
       }
     s.scratchpadBytes = shared(s.blockK, s.buffers);
     s.asyncCopies = true;
+    // Bulk copies move unpadded boxes: the tiles of collective intrinsics.
+    s.bulkCopies = s.collective && levels.bulkCopies;
   }
   s.gridM = llvm::divideCeilSigned(shape.m, s.blockM);
   s.gridN = llvm::divideCeilSigned(shape.n, s.blockN);
@@ -266,16 +337,21 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
 }
 
 nlohmann::json HierarchySchedule::toJson() const {
-  return {{"block", {levels.block, blockM, blockN, blockK}},
-          {"grid", {gridM, gridN}},
-          {"groups", {levels.group, groupsM, groupsN}},
-          {"group_tile", {groupM, groupN}},
-          {"fragment", {fragM, fragN, fragK}},
-          {"intrinsic", intrinsic.empty() ? "fma" : intrinsic},
-          {"lanes", lanesPerBlock()},
-          {"scratchpad", {levels.scratchpad, scratchpadBytes}},
-          {"buffers", buffers},
-          {"async_copies", asyncCopies},
-          {"pad", padElements},
-          {"accumulator_registers", accumulatorRegisters}};
+  nlohmann::json doc = {{"block", {levels.block, blockM, blockN, blockK}},
+                        {"grid", {gridM, gridN}},
+                        {"groups", {levels.group, groupsM, groupsN}},
+                        {"group_tile", {groupM, groupN}},
+                        {"fragment", {fragM, fragN, fragK}},
+                        {"intrinsic", intrinsic.empty() ? "fma" : intrinsic},
+                        {"lanes", lanesPerBlock()},
+                        {"scratchpad", {levels.scratchpad, scratchpadBytes}},
+                        {"buffers", buffers},
+                        {"async_copies", asyncCopies},
+                        {"pad", padElements},
+                        {"accumulator_registers", accumulatorRegisters}};
+  if (collective)
+    doc["collective"] = true;
+  if (bulkCopies)
+    doc["bulk_copies"] = true;
+  return doc;
 }

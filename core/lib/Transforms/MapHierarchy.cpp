@@ -292,6 +292,24 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
   });
 }
 
+/// Whether `operand` (A: rows m, B: rows k) can arrive by bulk copies of
+/// whole blockRows x blockCols tiles: a row-major array of the tile's type,
+/// tiles dividing it, rows a multiple of 16 bytes.
+bool bulkCopyable(Contraction &c, bool isA, const HierarchySchedule &s,
+                  Type tileElem) {
+  OpOperand *operand = isA ? c.a : c.b;
+  auto source = cast<MemRefType>(operand->get().getType());
+  int64_t bytes = llvm::divideCeil(tileElem.getIntOrFloatBitWidth(), 8);
+  bool rowMajor = indexes(c.op.getMatchingIndexingMap(operand),
+                          isA ? ArrayRef<unsigned>{c.m, c.k}
+                              : ArrayRef<unsigned>{c.k, c.n});
+  bool divides = c.extentK % (s.blockK * s.buffers) == 0 &&
+                 (isA ? c.extentM % s.blockM : c.extentN % s.blockN) == 0;
+  return rowMajor && divides && source.getElementType() == tileElem &&
+         source.hasStaticShape() && source.getLayout().isIdentity() &&
+         source.getRank() == 2 && (source.getShape().back() * bytes) % 16 == 0;
+}
+
 /// The whole kernel of a contraction.
 void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
                      const HierarchySchedule &s) {
@@ -352,6 +370,28 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
             staging = memref::AllocOp::create(b, stagingType);
         }
 
+        // Bulk copies of k tile `k0` into buffer `i`, once for the block.
+        bool bulk = s.bulkCopies && bulkCopyable(c, true, s, tileElem) &&
+                    bulkCopyable(c, false, s, tileElem);
+        auto bulkCopies = [&](Value k0, int64_t i) {
+          auto one = [&](OpOperand *operand, ArrayRef<Value> at, Value tile,
+                         ArrayRef<int64_t> sizes) {
+            auto type = cast<MemRefType>(operand->get().getType());
+            auto result = memref::SubViewOp::inferResultType(
+                type,
+                ArrayRef<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic},
+                sizes, ArrayRef<int64_t>{1, 1});
+            Value box = memref::SubViewOp::create(
+                b, cast<MemRefType>(result), operand->get(), ValueRange(at),
+                ValueRange(), ValueRange(),
+                ArrayRef<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic},
+                sizes, ArrayRef<int64_t>{1, 1});
+            auto copy = memref::CopyOp::create(b, box, tile);
+            copy->setAttr(kBulkCopyStageAttrName, b.getI64IntegerAttr(i));
+          };
+          one(c.a, {rowBase, k0}, aTiles[i], {s.blockM, s.blockK});
+          one(c.b, {k0, colBase}, bTiles[i], {s.blockK, s.blockN});
+        };
         // Copies of k tile `k0` into buffer `i`, by every lane of the block.
         auto copyAll = [&](Value laneId, Value k0, int64_t i) {
           copyTile(k, c, true, aTiles[i], rowBase, k0, laneId, s.blockM,
@@ -376,9 +416,13 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
           };
           // Pipeline prologue: the first `stages - 1` k tiles in flight.
           if (matrix && s.asyncCopies)
-            for (int64_t st = 0; st + 1 < s.buffers; ++st)
-              laneCopies(
-                  [&](Value id) { copyAll(id, k.idx(st * s.blockK), st); });
+            for (int64_t st = 0; st + 1 < s.buffers; ++st) {
+              if (bulk)
+                bulkCopies(k.idx(st * s.blockK), st);
+              else
+                laneCopies(
+                    [&](Value id) { copyAll(id, k.idx(st * s.blockK), st); });
+            }
           if (matrix) {
             int64_t fm = s.groupM / s.fragM, fn = s.groupN / s.fragN;
             scf::ForOp loop = k.kLoop(VectorType::get({s.fragM, s.fragN}, f32),
@@ -410,20 +454,32 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
                   // with tile t + stages - 1; every lane commits one group
                   // per tile, empty past the end, so the count holds.
                   auto wait = gpu::BarrierOp::create(b);
-                  wait->setAttr(kPendingCopyGroupsAttrName,
-                                b.getI64IntegerAttr(s.buffers - 2));
+                  if (bulk)
+                    wait->setAttr(kAwaitStageAttrName, b.getI64IntegerAttr(i));
+                  else
+                    wait->setAttr(kPendingCopyGroupsAttrName,
+                                  b.getI64IntegerAttr(s.buffers - 2));
                   int64_t next = i + s.buffers - 1;
                   Value k0 = k.add(kBase, k.idx(next * s.blockK));
                   Value more = k.lt(k.add(loop.getInductionVar(), k.idx(1)),
                                     k.idx(kSteps));
-                  laneCopies([&](Value id) {
+                  if (bulk) {
                     OpBuilder::InsertionGuard guard(b);
-                    if (next >= s.buffers) { // past this iteration's tiles
+                    if (next >= s.buffers) {
                       auto ifOp = scf::IfOp::create(b, more);
                       b.setInsertionPointToStart(ifOp.thenBlock());
                     }
-                    copyAll(id, k0, next % s.buffers);
-                  });
+                    bulkCopies(k0, next % s.buffers);
+                  } else {
+                    laneCopies([&](Value id) {
+                      OpBuilder::InsertionGuard guard(b);
+                      if (next >= s.buffers) { // past this iteration's tiles
+                        auto ifOp = scf::IfOp::create(b, more);
+                        b.setInsertionPointToStart(ifOp.thenBlock());
+                      }
+                      copyAll(id, k0, next % s.buffers);
+                    });
+                  }
                 } else {
                   Value k0 = k.add(kBase, k.idx(i * s.blockK));
                   laneCopies([&](Value id) { copyAll(id, k0, i); });

@@ -3,7 +3,8 @@
 FileCheck, and checks ptxas's resource usage against a budget.
 
   nvidia-bundle.py BUNDLE --ptx              the PTX
-  nvidia-bundle.py BUNDLE --plan             one line per launch
+  nvidia-bundle.py BUNDLE --plan             one line per launch (a tensor
+      map over buffer i in boxes of R x C with an S-byte swizzle: map(bi,RxC,sS))
   nvidia-bundle.py BUNDLE --ptxas REGS SMEM  ptxas -v lines; fails when a
       kernel spills, uses local memory, more than REGS registers or more
       than SMEM bytes of dynamic shared memory
@@ -21,9 +22,17 @@ def main():
     elif mode == "--plan":
         for f in bundle["functions"]:
             for s in f["steps"]:
-                args = ",".join(
-                    ("t%d" % a["temporary"]) if "temporary" in a else ("b%d" % a["buffer"])
-                    for a in s["args"])
+                def name(a):
+                    if "tensor_map" in a:
+                        m = a["tensor_map"]
+                        return "map(%s,%s,s%d)" % (
+                            name({k: v for k, v in m.items()
+                                  if k in ("buffer", "temporary")}),
+                            "x".join(str(b) for b in m["box"]), m["swizzle"])
+                    if "temporary" in a:
+                        return "t%d" % a["temporary"]
+                    return "b%d" % a["buffer"]
+                args = ",".join(name(a) for a in s["args"])
                 print("%s: %s grid=%s block=%s shared=%d args=%s" % (
                     f["name"], s["kernel"], s["grid"], s["block"],
                     s["shared_bytes"], args))

@@ -1,6 +1,6 @@
 // The nvidia plugin's S5 from the core's output: kernels outlined into one
-// gpu.module in NVVM, mma.sync and ldmatrix on sm_80 and sm_90a, the fused
-// MLP as a single launch; LLVM IR for NVPTX.
+// gpu.module in NVVM, mma.sync and ldmatrix on sm_80, wgmma on sm_90a, the
+// fused MLP as a single launch; LLVM IR for NVPTX.
 // REQUIRES: nvidia-plugin
 // RUN: strata-compile %inputs/matmul-f16.mlir --target=nvidia-a100 --emit=lowered -o - | FileCheck %s --check-prefix=MM
 // RUN: strata-compile %inputs/mlp-f16.mlir --target=nvidia-h200 --emit=lowered -o - | FileCheck %s --check-prefix=MLP
@@ -21,7 +21,14 @@
 // MLP-COUNT-1: gpu.launch_func
 // MLP-NOT: gpu.launch_func
 // MLP: gpu.module @mlp_f16_kernel [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80"{{.*}}>]
-// MLP: nvvm.mma.sync
+// MLP-NOT: nvvm.mma.sync
+// MLP: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// MLP-NEXT: nvvm.barrier
+// MLP: nvvm.wgmma.fence.aligned
+// MLP-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// MLP-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// MLP-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// MLP-NOT: nvvm.mma.sync
 
 // No f32 intrinsic: multiply-adds, no matrix ops.
 // F32-LABEL: func.func @matmul
@@ -32,4 +39,8 @@
 
 // LLVM: target triple = "nvptx64-nvidia-cuda"
 // LLVM: define ptx_kernel void @matmul_f16_kernel(ptr
-// LLVM: call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.f32.f32
+// LLVM: call void @llvm.nvvm.fence.proxy.async.shared_cta()
+// LLVM: call void @llvm.nvvm.wgmma.fence.sync.aligned()
+// LLVM: asm sideeffect "{{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// LLVM: call void @llvm.nvvm.wgmma.commit_group.sync.aligned()
+// LLVM-NEXT: call void @llvm.nvvm.wgmma.wait_group.sync.aligned(i64 0)

@@ -52,12 +52,41 @@
 // A100: } {mapping = [#strata.grid<"warp">]}
 // A100: } {mapping = [#strata.grid<"sm", 1>, #strata.grid<"sm">], strata.schedule = #strata.schedule<{{.*}}async_copies = true{{.*}}buffers = 4 : i64{{.*}}intrinsic = "mma_m16n8k16_f16"
 
-// On the H200 (132 SMs) blocks of 16 warps would leave most idle: groups
-// halve until there are enough blocks: 2 warps, 32 x 128, 32 x 8 blocks.
+// The H200 offers warpgroup-level intrinsics: the largest whose accumulators
+// fit half of a lane's registers, m64n128k16 (64 per lane), is the group
+// tile of a warpgroup (128 lanes); blocks of 4 warpgroups would leave SMs
+// idle, so one warpgroup per 64 x 128 block, 16 x 8 of them. The tiles are
+// unpadded (the plugin swizzles them), 4 stages of 64-wide k tiles, which
+// arrive as bulk copies of whole tiles (shared memory declares
+// bulk_tensor_copy): the prologue fills stages 0-2, each k tile awaits its
+// stage, then refills the stage the previous k tile used.
 // H200-LABEL: func.func @matmul_f16
-// H200: scf.forall (%{{.*}}, %{{.*}}) in (32, 8) {
-// H200: scf.forall (%{{.*}}) in (2) {
-// H200: vector.contract {{.*}} {strata.intrinsic = "mma_m16n8k16_f16"}
+// H200: scf.forall (%{{.*}}, %{{.*}}) in (16, 8) {
+// H200: memref.alloc() : memref<98304xi8, #strata.mem<"shared">>
+// H200-NEXT: %[[A0:.*]] = memref.view {{.*}} to memref<64x64xf16, #strata.mem<"shared">>
+// H200-NEXT: %[[B0:.*]] = memref.view {{.*}} to memref<64x128xf16, #strata.mem<"shared">>
+// H200: scf.forall (%{{.*}}) in (1) {
+// H200-NOT: strata.grid<"lane">
+// H200: %[[SA:.*]] = memref.subview %arg0[%{{.*}}, 0] [64, 64] [1, 1]
+// H200-NEXT: memref.copy %[[SA]], %[[A0]] {strata.bulk_copy_stage = 0 : i64}
+// H200-NEXT: %[[SB:.*]] = memref.subview %arg1[0, %{{.*}}] [64, 128] [1, 1]
+// H200-NEXT: memref.copy %[[SB]], %[[B0]] {strata.bulk_copy_stage = 0 : i64}
+// H200: memref.copy {{.*}} {strata.bulk_copy_stage = 2 : i64}
+// H200: scf.for {{.*}} -> (vector<64x128xf32>) {
+// H200: gpu.barrier {strata.await_stage = 0 : i64}
+// H200: memref.copy {{.*}} {strata.bulk_copy_stage = 3 : i64}
+// H200: vector.transfer_read {{.*}} : memref<64x64xf16, #strata.mem<"shared">>, vector<64x16xf16>
+// H200: vector.transfer_read {{.*}} : memref<64x128xf16, #strata.mem<"shared">>, vector<16x128xf16>
+// H200: vector.contract {{.*}} {strata.intrinsic = "wgmma_m64n128k16_f16"} : vector<64x16xf16>, vector<16x128xf16> into vector<64x128xf32>
+// H200: vector.transfer_write {{.*}} : vector<64x128xf32>, memref<64x128xf32, #strata.mem<"shared">>
+// H200: gpu.barrier {strata.await_stage = 1 : i64}
+// H200: scf.if
+// H200-NEXT: memref.subview
+// H200-NEXT: memref.copy {{.*}} {strata.bulk_copy_stage = 0 : i64}
+// H200: gpu.barrier {strata.await_stage = 3 : i64}
+// H200-NOT: strata.async_copy
+// H200: } {mapping = [#strata.grid<"warpgroup">]}
+// H200: strata.schedule = #strata.schedule<{{.*}}bulk_copies = true{{.*}}collective = true{{.*}}groups = ["warpgroup", 1, 1]{{.*}}intrinsic = "wgmma_m64n128k16_f16"{{.*}}pad = 0
 func.func @matmul_f16(%a: memref<1024x512xf16>, %b: memref<512x1024xf16>, %c: memref<1024x1024xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<1024x1024xf32>)

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -84,6 +85,64 @@ std::optional<int64_t> constant(Value v) {
   return std::nullopt;
 }
 
+/// What the runtime needs to encode the map `create` makes: a static,
+/// row-major array and constant box extents.
+FailureOr<TensorMapInfo> tensorMapOf(nvgpu::TmaCreateDescriptorOp create) {
+  Value tensor = create.getTensor();
+  if (auto c = tensor.getDefiningOp<memref::CastOp>())
+    tensor = c.getSource();
+  auto type = dyn_cast<MemRefType>(tensor.getType());
+  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+    return failure();
+  TensorMapInfo info;
+  llvm::raw_string_ostream os(info.elementType);
+  type.getElementType().print(os);
+  int64_t bytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  info.dims.assign(type.getShape().begin(), type.getShape().end());
+  int64_t stride = bytes;
+  info.strides.assign(info.dims.size(), 0);
+  for (int64_t d = int64_t(info.dims.size()) - 1; d >= 0; --d) {
+    info.strides[d] = stride;
+    stride *= info.dims[d];
+  }
+  for (Value v : create.getBoxDimensions()) {
+    std::optional<int64_t> c = getConstantIntValue(v);
+    if (!c)
+      return failure();
+    info.box.push_back(*c);
+  }
+  nvgpu::TensorMapDescriptorType map = create.getTensorMap().getType();
+  switch (map.getSwizzle()) {
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE:
+    info.swizzleBytes = 0;
+    break;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_32B:
+    info.swizzleBytes = 32;
+    break;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_64B:
+    info.swizzleBytes = 64;
+    break;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_128B:
+    info.swizzleBytes = 128;
+    break;
+  }
+  switch (map.getL2promo()) {
+  case nvgpu::TensorMapL2PromoKind::L2PROMO_NONE:
+    info.l2PromotionBytes = 0;
+    break;
+  case nvgpu::TensorMapL2PromoKind::L2PROMO_64B:
+    info.l2PromotionBytes = 64;
+    break;
+  case nvgpu::TensorMapL2PromoKind::L2PROMO_128B:
+    info.l2PromotionBytes = 128;
+    break;
+  case nvgpu::TensorMapL2PromoKind::L2PROMO_256B:
+    info.l2PromotionBytes = 256;
+    break;
+  }
+  return info;
+}
+
 llvm::Expected<FunctionPlan> planOf(func::FuncOp func) {
   FunctionPlan plan;
   plan.name = func.getSymName().str();
@@ -94,7 +153,10 @@ llvm::Expected<FunctionPlan> planOf(func::FuncOp func) {
                   "' takes a non-buffer argument; expected buffers only");
   llvm::DenseMap<Value, int64_t> temporaries;
   for (Operation &op : func.getBody().front()) {
-    if (isa<arith::ConstantOp, memref::DeallocOp, func::ReturnOp>(op))
+    // Tensor maps are recorded where a launch takes them.
+    if (isa<arith::ConstantOp, memref::DeallocOp, func::ReturnOp,
+            memref::CastOp, nvgpu::TmaCreateDescriptorOp,
+            UnrealizedConversionCastOp>(op))
       continue;
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       MemRefType type = alloc.getType();
@@ -136,11 +198,26 @@ llvm::Expected<FunctionPlan> planOf(func::FuncOp func) {
                   "' has a shared-memory size that is not a constant");
     step.sharedBytes = launch.getDynamicSharedMemorySize() ? *shared : 0;
     for (Value arg : launch.getKernelOperands()) {
+      // A tensor map reaches the launch through a cast to a pointer.
+      std::optional<TensorMapInfo> map;
+      if (auto cast = arg.getDefiningOp<UnrealizedConversionCastOp>())
+        if (auto create = cast.getInputs()
+                              .front()
+                              .getDefiningOp<nvgpu::TmaCreateDescriptorOp>()) {
+          FailureOr<TensorMapInfo> info = tensorMapOf(create);
+          if (failed(info))
+            return fail("nvidia: kernel '" + step.kernel +
+                        "' takes a tensor map the runtime cannot encode");
+          map = *info;
+          arg = create.getTensor();
+          if (auto c = arg.getDefiningOp<memref::CastOp>())
+            arg = c.getSource();
+        }
       if (auto b = dyn_cast<BlockArgument>(arg);
           b && b.getOwner() == &func.getBody().front()) {
-        step.args.push_back({false, int64_t(b.getArgNumber())});
+        step.args.push_back({false, int64_t(b.getArgNumber()), map});
       } else if (temporaries.count(arg)) {
-        step.args.push_back({true, temporaries.lookup(arg)});
+        step.args.push_back({true, temporaries.lookup(arg), map});
       } else {
         return fail("nvidia: kernel '" + step.kernel +
                     "' takes an argument that is neither a buffer of '" +
@@ -190,8 +267,20 @@ nlohmann::json Bundle::toJson() const {
     nlohmann::json steps = nlohmann::json::array();
     for (const LaunchStep &s : f.steps) {
       nlohmann::json args = nlohmann::json::array();
-      for (const KernelArg &a : s.args)
-        args.push_back({{a.temporary ? "temporary" : "buffer", a.index}});
+      for (const KernelArg &a : s.args) {
+        nlohmann::json arg = {{a.temporary ? "temporary" : "buffer", a.index}};
+        if (a.tensorMap) {
+          const TensorMapInfo &m = *a.tensorMap;
+          arg["element_type"] = m.elementType;
+          arg["dims"] = m.dims;
+          arg["strides"] = m.strides;
+          arg["box"] = m.box;
+          arg["swizzle"] = m.swizzleBytes;
+          arg["l2_promotion"] = m.l2PromotionBytes;
+          arg = {{"tensor_map", arg}};
+        }
+        args.push_back(arg);
+      }
       steps.push_back({{"kernel", s.kernel},
                        {"grid", s.grid},
                        {"block", s.block},
@@ -243,7 +332,25 @@ llvm::Expected<Bundle> Bundle::fromJson(const nlohmann::json &doc) {
         step.grid = s.at("grid").get<std::array<int64_t, 3>>();
         step.block = s.at("block").get<std::array<int64_t, 3>>();
         step.sharedBytes = s.at("shared_bytes").get<int64_t>();
-        for (const nlohmann::json &a : s.at("args")) {
+        for (const nlohmann::json &given : s.at("args")) {
+          bool isMap = given.contains("tensor_map");
+          const nlohmann::json &a = isMap ? given.at("tensor_map") : given;
+          std::optional<TensorMapInfo> map;
+          if (isMap) {
+            TensorMapInfo m;
+            m.elementType = a.at("element_type").get<std::string>();
+            m.dims = a.at("dims").get<std::vector<int64_t>>();
+            m.strides = a.at("strides").get<std::vector<int64_t>>();
+            m.box = a.at("box").get<std::vector<int64_t>>();
+            m.swizzleBytes = a.at("swizzle").get<int64_t>();
+            m.l2PromotionBytes = a.value("l2_promotion", int64_t(0));
+            if (m.dims.empty() || m.dims.size() > 5 ||
+                m.strides.size() != m.dims.size() ||
+                m.box.size() != m.dims.size())
+              return fail("bundle: a tensor map of kernel '" + step.kernel +
+                          "' needs dims, strides and box of one rank (1-5)");
+            map = std::move(m);
+          }
           bool temporary = a.contains("temporary");
           int64_t index = a.at(temporary ? "temporary" : "buffer");
           int64_t limit =
@@ -251,7 +358,7 @@ llvm::Expected<Bundle> Bundle::fromJson(const nlohmann::json &doc) {
           if (index < 0 || index >= limit)
             return fail("bundle: argument index out of range in kernel '" +
                         step.kernel + "'");
-          step.args.push_back({temporary, index});
+          step.args.push_back({temporary, index, map});
         }
         plan.steps.push_back(std::move(step));
       }

@@ -5,7 +5,8 @@
 // JIT-compiles the PTX otherwise) with ptxas's resource usage, and for every
 // host function its launch sequence: temporaries to allocate, then kernels
 // with grid, block, dynamic shared bytes and arguments (each a function
-// buffer in signature order or a temporary, passed as one device pointer).
+// buffer in signature order or a temporary, passed as one device pointer,
+// or a TMA tensor map over one, passed by value).
 //
 //===----------------------------------------------------------------------===//
 #ifndef STRATA_NVIDIA_BUNDLE_H
@@ -20,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,9 +30,23 @@ namespace strata::nvidia {
 /// The PTX ISA version the plugin asks LLVM for on `arch` (e.g. 80).
 unsigned ptxVersion(llvm::StringRef arch);
 
+/// A TMA tensor map (CUtensorMap) over a buffer or temporary, encoded by
+/// the runtime at launch time and passed by value (128 bytes). Extents are
+/// outermost first, as in MLIR; the driver takes them innermost first.
+struct TensorMapInfo {
+  std::string elementType;      ///< "f16", "bf16", "f32", ...
+  std::vector<int64_t> dims;    ///< the array's extents
+  std::vector<int64_t> strides; ///< bytes from one index of a dim to the next
+  std::vector<int64_t> box;     ///< the extents of one copy
+  int64_t swizzleBytes = 0;     ///< 0, 32, 64 or 128
+  int64_t l2PromotionBytes = 0; ///< 0, 64, 128 or 256
+};
+
 struct KernelArg {
   bool temporary = false; ///< else a buffer of the function's signature
   int64_t index = 0;
+  /// A tensor map over that buffer instead of its device pointer.
+  std::optional<TensorMapInfo> tensorMap;
 };
 
 struct LaunchStep {

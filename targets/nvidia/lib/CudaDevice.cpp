@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "CudaDevice.h"
 #include "Bundle.h"
+#include "TensorMapEncoding.h"
 
 #include "strata/Runtime/NoDevice.h"
 
@@ -66,6 +67,11 @@ struct Driver {
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  // CUDA 12 and later (TMA): resolved when present, needed by tensor maps.
+  CUresult (*cuTensorMapEncodeTiled)(TensorMapBytes *, int, uint32_t, void *,
+                                     const uint64_t *, const uint64_t *,
+                                     const uint32_t *, const uint32_t *, int,
+                                     int, int, int) = nullptr;
 
   llvm::Error check(CUresult rc, llvm::StringRef what) const {
     if (rc == 0)
@@ -119,6 +125,7 @@ llvm::Expected<std::shared_ptr<Driver>> loadDriver(const std::string &path) {
   if (!ok)
     return llvm::make_error<runtime::NoDeviceError>(
         path + " is not a usable CUDA driver: missing " + dlerror());
+  resolve(handle, d->cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
   return d;
 }
 
@@ -261,14 +268,27 @@ public:
         temps.emplace_back(static_cast<CudaBuffer *>(buffer->release()));
       }
     for (const LaunchStep &step : plan->steps) {
+      // Pointers are passed by address; tensor maps (128 bytes, encoded
+      // here over the buffer's device address) by value.
       std::vector<CUdeviceptr> values;
-      for (const KernelArg &a : step.args)
+      std::vector<TensorMapBytes> maps;
+      values.reserve(step.args.size());
+      maps.reserve(step.args.size());
+      std::vector<void *> params;
+      for (const KernelArg &a : step.args) {
         values.push_back(a.temporary
                              ? temps[a.index]->ptr
                              : static_cast<CudaBuffer *>(args[a.index])->ptr);
-      std::vector<void *> params;
-      for (CUdeviceptr &v : values)
-        params.push_back(&v);
+        if (!a.tensorMap) {
+          params.push_back(&values.back());
+          continue;
+        }
+        auto map = encodeTensorMap(*a.tensorMap, values.back());
+        if (!map)
+          return map.takeError();
+        maps.push_back(*map);
+        params.push_back(&maps.back());
+      }
       if (llvm::Error e = driver->check(
               driver->cuLaunchKernel(
                   exe.kernels.at(step.kernel), unsigned(step.grid[0]),
@@ -280,6 +300,29 @@ public:
         return e;
     }
     return llvm::Error::success();
+  }
+
+  /// The CUtensorMap of `info` over device address `address`.
+  llvm::Expected<TensorMapBytes> encodeTensorMap(const TensorMapInfo &info,
+                                                 CUdeviceptr address) {
+    if (!driver->cuTensorMapEncodeTiled)
+      return llvm::createStringError(
+          "the CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or later "
+          "is needed for TMA)");
+    auto e = tiledEncoding(info);
+    if (!e)
+      return e.takeError();
+    TensorMapBytes map;
+    if (llvm::Error err = driver->check(
+            driver->cuTensorMapEncodeTiled(
+                &map, e->dataType, e->rank,
+                reinterpret_cast<void *>(uintptr_t(address)),
+                e->globalDim.data(), e->globalStride.data(), e->boxDim.data(),
+                e->elementStride.data(), e->interleave, e->swizzle,
+                e->l2Promotion, e->oobFill),
+            "cuTensorMapEncodeTiled"))
+      return std::move(err);
+    return map;
   }
 
   llvm::Error synchronize() override {

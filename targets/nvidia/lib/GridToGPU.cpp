@@ -16,6 +16,10 @@
 //===----------------------------------------------------------------------===//
 #include "GridToGPU.h"
 #include "AsyncCopies.h"
+#include "BulkCopies.h"
+#include "SharedAlignment.h"
+#include "SwizzledTiles.h"
+#include "TensorMapParams.h"
 
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
@@ -306,7 +310,7 @@ LogicalResult convertBlock(scf::ForallOp forall, const Levels &levels,
     if (failed(inlineThreadLoop(f, tid, *threads, levels)))
       return failure();
   lowerCopyWaits(launch);
-  return success();
+  return lowerBulkCopies(launch);
 }
 
 struct GridToGPU : public PassWrapper<GridToGPU, OperationPass<ModuleOp>> {
@@ -363,6 +367,9 @@ void registerNvidiaPasses() {
   std::call_once(once, [] {
     PassRegistration<GridToGPU>();
     registerMatrixOpsPass();
+    registerSwizzleTilesPass();
+    registerTensorMapParamsPass();
+    registerAlignDynamicSharedPass();
   });
 }
 

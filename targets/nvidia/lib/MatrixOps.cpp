@@ -3,7 +3,8 @@
 // nvidia-matrix-ops: each k loop whose body holds contractions tagged with a
 // matrix intrinsic (`strata.intrinsic`) becomes nvgpu.ldmatrix and
 // nvgpu.mma.sync on per-lane fragments, through upstream's vector-to-nvgpu
-// conversion applied to that loop only. That conversion treats any integer
+// conversion applied to that loop only; wgmma loops become
+// nvgpu.warpgroup.mma (WarpgroupMma.h). That conversion treats any integer
 // add/mul/div as a potential matrix op, so the loop's index arithmetic
 // (always by constants here) is first rewritten as affine.apply, which the
 // later lower-affine turns back into the same integer ops.
@@ -11,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "Bf16Fragments.h"
 #include "GridToGPU.h"
+#include "SwizzledTiles.h"
+#include "WarpgroupMma.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -68,6 +71,22 @@ struct MatrixOps : public PassWrapper<MatrixOps, OperationPass<func::FuncOp>> {
                     vector::VectorDialect>();
   }
   void runOnOperation() override {
+    // wgmma k loops first (WarpgroupMma.h): the preparation below would
+    // rewrite their contractions for mma.sync.
+    {
+      llvm::SetVector<scf::ForOp> warpgroupLoops;
+      getOperation().walk([&](vector::ContractionOp contract) {
+        auto intrinsic =
+            contract->getAttrOfType<StringAttr>("strata.intrinsic");
+        if (intrinsic && isWarpgroupIntrinsic(intrinsic.getValue()))
+          if (auto loop = contract->getParentOfType<scf::ForOp>())
+            warpgroupLoops.insert(loop);
+      });
+      IRRewriter rw(&getContext());
+      for (scf::ForOp loop : warpgroupLoops)
+        if (failed(lowerWarpgroupLoop(rw, loop)))
+          return signalPassFailure();
+    }
     // The k loops of tagged contractions, marked (the preparation below
     // rebuilds the contractions without their attributes).
     bool failedLoop = false;

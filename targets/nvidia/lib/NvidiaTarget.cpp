@@ -1,17 +1,21 @@
 //===- NvidiaTarget.cpp - The NVIDIA GPU plugin ---------------------------===//
 //
 // S5 for NVIDIA GPUs: grid levels to gpu.launch and thread ids (GridToGPU),
-// scratchpad buffers to shared memory, matrix-intrinsic contractions to
-// nvgpu.ldmatrix / nvgpu.mma.sync (upstream convert-vector-to-gpu), kernels
-// outlined into gpu.modules and lowered to NVVM. The artifact (Bundle.h) is
-// PTX from LLVM's NVPTX backend, a cubin from ptxas, and the host launch
-// sequence of every function.
+// scratchpad buffers to shared memory, bulk copies to TMA and mbarriers
+// (BulkCopies), matrix-intrinsic contractions to nvgpu.ldmatrix /
+// nvgpu.mma.sync (upstream convert-vector-to-gpu) or, for wgmma, to
+// nvgpu.warpgroup.mma on 128-byte-swizzled tiles (SwizzledTiles,
+// WarpgroupMma), kernels outlined into gpu.modules and lowered to NVVM. The
+// artifact (Bundle.h) is PTX from LLVM's NVPTX backend, a cubin from ptxas, and
+// the host launch sequence of every function.
 //
 //===----------------------------------------------------------------------===//
 #include "Bundle.h"
 #include "CudaDevice.h"
 #include "GridToGPU.h"
 #include "Ptxas.h"
+#include "SwizzledTiles.h"
+#include "TensorMapParams.h"
 
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Target/TargetRegistry.h"
@@ -80,11 +84,13 @@ public:
   void buildLoweringPipeline(mlir::OpPassManager &pm,
                              const hw::Description &chip) const override {
     addPipeline(pm, "func.func(strata-approximate-math)");
+    pm.addNestedPass<mlir::func::FuncOp>(nvidia::createSwizzleTilesPass());
     pm.addPass(nvidia::createGridToGPUPass());
     addPipeline(pm, "canonicalize,cse");
     pm.addNestedPass<mlir::func::FuncOp>(nvidia::createMatrixOpsPass());
     addPipeline(pm, "canonicalize,cse,gpu-launch-sink-index-computations,"
                     "gpu-kernel-outlining");
+    pm.addPass(nvidia::createTensorMapParamsPass());
     // Math left after the approximations (fma, abs, sqrt...) becomes
     // libdevice calls, linked into the PTX from the CUDA toolkit's libdevice
     // when there is one (without it ptxas reports the unresolved function).
@@ -96,15 +102,23 @@ public:
                               "features=+ptx{1} O=3{2}}",
                               chip.arch, nvidia::ptxVersion(chip.arch), link)
                     .str());
+    // nvgpu before scf-to-cf: its conversion also retypes the loops that
+    // carry wgmma accumulators.
     addPipeline(pm, "gpu.module(convert-vector-to-scf,lower-affine,"
-                    "convert-scf-to-cf,expand-strided-metadata,"
+                    "convert-nvgpu-to-nvvm,convert-scf-to-cf,"
+                    "expand-strided-metadata,lower-affine,"
                     "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
-                    "convert-nvgpu-to-nvvm,canonicalize,cse,"
-                    "reconcile-unrealized-casts)");
+                    "convert-nvvm-to-llvm,"
+                    "canonicalize,cse,"
+                    "reconcile-unrealized-casts,"
+                    "nvidia-align-dynamic-shared)");
+    pm.addPass(nvidia::createTensorMapParamsPass());
   }
 
   std::vector<std::string> loweredDialects() const override {
-    return {"func", "gpu", "arith", "memref", "llvm", "nvvm"};
+    // nvgpu and builtin: the host creates TMA tensor maps (Bundle.cpp).
+    return {"func", "gpu",  "arith", "memref",
+            "llvm", "nvvm", "nvgpu", "builtin"};
   }
 
   llvm::Error writeArtifact(mlir::ModuleOp lowered, const hw::Description &chip,

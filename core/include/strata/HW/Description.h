@@ -61,6 +61,10 @@ struct MemoryLevel {
   // The lanes can copy into this level asynchronously from farther levels,
   // committing copies in groups and waiting for all but the newest groups.
   bool asyncCopy = false;
+  // An engine copies whole rectangular tiles (boxes) of a row-major array
+  // from a farther level into this one asynchronously, in a layout of its
+  // own choosing; the lanes wait for a tile's bytes to arrive.
+  bool bulkTensorCopy = false;
   std::optional<MovementEngine> engine;
 };
 

@@ -26,6 +26,15 @@ constexpr llvm::StringLiteral kAsyncCopyAttrName = "strata.async_copy";
 /// its newest committed copy groups are still in flight.
 constexpr llvm::StringLiteral kPendingCopyGroupsAttrName =
     "strata.pending_copy_groups";
+/// On a memref.copy of a whole operand tile into a scratchpad buffer, in a
+/// group body: a bulk copy, issued once for the whole block (by any one
+/// lane) and asynchronous; the value is the pipeline stage S of the buffer.
+/// The n-th bulk fill of stage S completes phase n of that stage.
+constexpr llvm::StringLiteral kBulkCopyStageAttrName = "strata.bulk_copy_stage";
+/// On a gpu.barrier inside the k loop: before it, each lane waits for the
+/// bulk copies of this stage issued for iteration `it` of the loop (phase
+/// `it` of the stage: the loop visits every stage once per iteration).
+constexpr llvm::StringLiteral kAwaitStageAttrName = "strata.await_stage";
 
 /// The validated description attached to `module` (its `strata.hw`), or an
 /// error at the module that says what is wrong.

@@ -6,7 +6,9 @@
 // scratchpad (with multi-buffering), each block into group tiles sized to the
 // lanes' registers and to a matrix intrinsic the group issues (or a scalar
 // multiply-add tile per lane when none matches), with enough blocks to fill
-// the block level's instances. Elementwise ops get one element per lane.
+// the block level's instances. An intrinsic issued by a level above the
+// group level (a collective of groups) makes that level the group level.
+// Elementwise ops get one element per lane.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STRATA_SCHEDULE_HIERARCHYMODEL_H
@@ -35,6 +37,7 @@ struct HierarchyLevels {
   int64_t scratchpadBanks = 0;
   int64_t registers = 0;    ///< registers of one lane (the vector unit's count)
   bool asyncCopies = false; ///< lanes copy into the scratchpad asynchronously
+  bool bulkCopies = false;  ///< whole tiles arrive by asynchronous bulk copies
 };
 
 /// The levels of `chip` when it has a scratchpad owned by a compute level
@@ -61,6 +64,10 @@ struct HierarchySchedule {
   /// empty: each lane computes a fragM x fragN tile with multiply-adds.
   std::string intrinsic;
   int64_t fragM = 1, fragN = 1, fragK = 1;
+  /// The intrinsic is issued by a level above the lanes' own group (several
+  /// groups together; `levels.group` names that level): it reads both
+  /// operands from unpadded scratchpad tiles, one fragment per group.
+  bool collective = false;
   /// Scratchpad copies of the operand tiles (2: the next k tile loads while
   /// the current one is used) and the elements each scratchpad row is
   /// padded by so that rows start in different banks.
@@ -69,6 +76,9 @@ struct HierarchySchedule {
   /// of the next `buffers - 1` k tiles are in flight during the math.
   bool asyncCopies = false;
   int64_t padElements = 0;
+  /// The stages of a collective intrinsic's operand tiles are filled by
+  /// bulk copies of whole tiles (the scratchpad's bulk_tensor_copy).
+  bool bulkCopies = false;
   /// Bytes of scratchpad one block uses (operand tiles and the staging tile
   /// of the accumulators) and the grid it runs.
   int64_t scratchpadBytes = 0;

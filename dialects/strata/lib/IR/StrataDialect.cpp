@@ -1,6 +1,8 @@
 //===- StrataDialect.cpp - The strata dialect -----------------------------===//
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringSet.h"
@@ -107,13 +109,27 @@ LogicalResult StrataDialect::verifyOperationAttribute(Operation *op,
                                 "integer >= 0";
     return success();
   }
+  // Bulk copies (S4): the stage a copy fills, the stage a barrier awaits.
+  if (attr.getName() == "strata.bulk_copy_stage" ||
+      attr.getName() == "strata.await_stage") {
+    auto n = dyn_cast<IntegerAttr>(attr.getValue());
+    bool copy = attr.getName() == "strata.bulk_copy_stage";
+    if (!n || n.getInt() < 0 ||
+        (copy ? !isa<memref::CopyOp>(op) : !isa<gpu::BarrierOp>(op)))
+      return op->emitError()
+             << "'" << attr.getName().getValue() << "' must be an integer >= 0 "
+             << (copy ? "of a memref.copy" : "of a gpu.barrier");
+    return success();
+  }
   if (attr.getName() != kHardwareAttrName)
     return op->emitError() << "unknown strata attribute '"
                            << attr.getName().getValue() << "'; expected '"
                            << kHardwareAttrName
                            << "', 'strata.schedule', 'strata.intrinsic', "
-                              "'strata.async_copy' or "
-                              "'strata.pending_copy_groups'";
+                              "'strata.async_copy', "
+                              "'strata.pending_copy_groups', "
+                              "'strata.bulk_copy_stage' or "
+                              "'strata.await_stage'";
   auto hw = dyn_cast<HardwareAttr>(attr.getValue());
   if (!hw)
     return op->emitError() << "'" << kHardwareAttrName
