@@ -59,6 +59,9 @@ void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
 
 void strata::buildReferencePipeline(OpPassManager &pm) {
   buildPreparePipeline(pm);
+  // The reference must be more accurate than what it checks: bf16/f16
+  // programs compute in f32 (their signatures unchanged).
+  addPipeline(pm, "func.func(strata-widen-floats)");
   buildBufferizePipeline(pm);
   buildLoopsToLLVMPipeline(pm);
 }

@@ -1,7 +1,7 @@
 // A bf16 attention as one program: Q, K, V and P are bf16 matrix-engine
 // operands at HiFi2, the scores, row maximum, row sum and output rows f32
 // in L1 and Dst. The check is against the host reference, which computes
-// in bf16 throughout (the program's f32 softmax is the more precise).
+// in f32 (strata-widen-floats) and rounds the result to bf16 once.
 // RUN: strata-compile %s --target=tile-wormhole-n150 --emit=lowered -o - | FileCheck %s --check-prefix=LOWER
 // RUN: strata-run %s --target=tile-wormhole-n150 --check | FileCheck %s
 

@@ -81,6 +81,39 @@ def StrataPrepareEntryPoints
                            "::mlir::bufferization::BufferizationDialect"];
 }
 
+def StrataWidenFloats : Pass<"strata-widen-floats", "::mlir::func::FuncOp"> {
+  let summary = "Compute bf16/f16 in f32 (the accurate host reference)";
+  let description = [{
+    The reference that `strata-run --check` compares a target with must be
+    more accurate than the code under test: computed in bf16, a softmax's row
+    sums alone are off by percents. Inside the function every bf16/f16 value
+    (tensors, scalars, block arguments of linalg/scf bodies, constants)
+    becomes f32; narrow arguments are extended right after entry and narrow
+    results truncated at the return, so the signature (the library ABI) is
+    unchanged. `arith.extf`/`arith.truncf` that become f32 to f32 disappear.
+    Run on linalg/tensor/arith/math/scf after the prepare stage; an op that
+    cannot be widened (a bitcast, a call, a memref, another dialect) is an
+    error rather than a silently narrow reference.
+
+    ```mlir
+    func.func @f(%x: tensor<8xbf16>) -> tensor<8xbf16> {
+      %e = tensor.empty() : tensor<8xbf16>
+      %y = linalg.exp ins(%x : tensor<8xbf16>) outs(%e : tensor<8xbf16>) -> tensor<8xbf16>
+      return %y : tensor<8xbf16>
+    }
+    // ->
+    %xw = linalg.generic ... ins(%x : tensor<8xbf16>) ... arith.extf ... -> tensor<8xf32>
+    %e = tensor.empty() : tensor<8xf32>
+    %y = linalg.exp ins(%xw : tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+    %yn = linalg.generic ... ins(%y : tensor<8xf32>) ... arith.truncf ... -> tensor<8xbf16>
+    return %yn : tensor<8xbf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def StrataApproximateMath : Pass<"strata-approximate-math"> {
   let summary = "Replace f32 transcendental math by polynomial approximations";
   let description = [{
