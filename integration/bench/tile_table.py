@@ -2,7 +2,8 @@
 """Predicted performance of the tile target (the cycle model), as a table.
 
 Runs `strata-run --target=<tile chip>` on bf16 matmuls N x N x N (N = 512 to
-4096, at the fidelity the model picks: HiFi2 for bf16) and, with --check, on
+4096, with a bf16 and with an f32 result, at the fidelity the model picks:
+HiFi2 for bf16) and, with --check, on
 every example in examples/models, and prints one markdown row per program:
 cycles, bound, matrix-engine and DRAM utilization, and the check's relative
 error. Usage: tile_table.py [--target NAME] [--bin DIR] [--sizes 512,1024]
@@ -21,13 +22,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
-def matmul_bf16(n):
+def matmul_bf16(n, out="f32"):
+    """A bf16 n x n x n matmul accumulated into a zero-filled `out` result."""
     t = f"tensor<{n}x{n}xbf16>"
-    acc = f"tensor<{n}x{n}xf32>"
+    acc = f"tensor<{n}x{n}x{out}>"
     return f"""func.func @matmul(%a: {t}, %b: {t}) -> {acc} {{
-  %zero = arith.constant 0.0 : f32
+  %zero = arith.constant 0.0 : {out}
   %e = tensor.empty() : {acc}
-  %f = linalg.fill ins(%zero : f32) outs(%e : {acc}) -> {acc}
+  %f = linalg.fill ins(%zero : {out}) outs(%e : {acc}) -> {acc}
   %c = linalg.matmul ins(%a, %b : {t}, {t}) outs(%f : {acc}) -> {acc}
   return %c : {acc}
 }}
@@ -72,11 +74,13 @@ def main():
         sys.exit(f"tile_table.py: {strata_run} not found (build Strata or pass --bin)")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for n in [int(s) for s in args.sizes.split(",") if s]:
-            path = os.path.join(tmp, f"matmul_bf16_{n}.mlir")
-            with open(path, "w") as f:
-                f.write(matmul_bf16(n))
-            rows.append((f"matmul bf16 {n}^3", run(strata_run, path, args.target, False)))
+        for out in ("bf16", "f32"):
+            for n in [int(s) for s in args.sizes.split(",") if s]:
+                path = os.path.join(tmp, f"matmul_bf16_{n}_{out}.mlir")
+                with open(path, "w") as f:
+                    f.write(matmul_bf16(n, out))
+                rows.append((f"matmul bf16 {n}^3, {out} result",
+                             run(strata_run, path, args.target, False)))
     for path in sorted(glob.glob(os.path.join(REPO, "examples", "models", "*.mlir"))):
         name = os.path.splitext(os.path.basename(path))[0]
         rows.append((name, run(strata_run, path, args.target, True)))
