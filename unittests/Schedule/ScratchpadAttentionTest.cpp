@@ -23,12 +23,7 @@ const char *kChip = "tile-wormhole-n150";
 
 /// The shipped description with `edit` applied to its JSON.
 hw::Description edited(const std::function<void(nlohmann::json &)> &edit) {
-  hw::Description chip = loadShipped(kChip);
-  nlohmann::json doc = chip.document;
-  edit(doc);
-  hw::LoadResult result = hw::parseDescription(doc.dump(), "<edited>");
-  EXPECT_TRUE(result) << result.formatErrors();
-  return result ? *result.description : hw::Description();
+  return editedShipped(kChip, edit);
 }
 
 void setCapacity(nlohmann::json &doc, int64_t bytes) {

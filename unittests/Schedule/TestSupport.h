@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 
 namespace strata::test {
@@ -18,6 +19,18 @@ inline hw::Description loadShipped(const std::string &name) {
   if (!text)
     return hw::Description();
   hw::LoadResult result = hw::parseDescription(*text, "<" + name + ">");
+  EXPECT_TRUE(result) << result.formatErrors();
+  return result ? *result.description : hw::Description();
+}
+
+/// Shipped description `name` with `edit` applied to its JSON, validated.
+inline hw::Description
+editedShipped(const std::string &name,
+              const std::function<void(nlohmann::json &)> &edit) {
+  hw::Description chip = loadShipped(name);
+  nlohmann::json doc = chip.document;
+  edit(doc);
+  hw::LoadResult result = hw::parseDescription(doc.dump(), "<edited>");
   EXPECT_TRUE(result) << result.formatErrors();
   return result ? *result.description : hw::Description();
 }

@@ -111,42 +111,62 @@ bool initIsFill(Operation *op) {
          });
 }
 
-/// Tiles `op` by `options` fusing the fills of its outputs into the loops:
+/// Tiles `root`, which carries kRootAttrName, by `tiling` and fuses the
+/// producers `control` accepts into the loops; every result the fusion
+/// replaces is replaced. Returns the tiled root (it keeps the attribute)
+/// and appends the loops to `loops` if given.
+FailureOr<Operation *>
+tileAndFuseRoot(RewriterBase &rw, Operation *root,
+                const scf::SCFTilingOptions &tiling,
+                scf::SCFTileAndFuseOptions::ControlFnTy control,
+                SmallVectorImpl<LoopLikeOpInterface> *loops = nullptr) {
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(std::move(control));
+  rw.setInsertionPoint(root);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(rw, cast<TilingInterface>(root),
+                                                options);
+  if (failed(result))
+    return root->emitError("strata-apply-schedule: fusion failed");
+  for (auto [original, replacement] : result->replacements)
+    rw.replaceAllUsesWith(original, replacement);
+  Operation *tiled = nullptr;
+  for (Operation *op : result->tiledAndFusedOps)
+    if (op->hasAttr(kRootAttrName))
+      tiled = op;
+  if (!tiled)
+    return root->emitError("strata-apply-schedule: lost the root");
+  if (loops)
+    loops->assign(result->loops.begin(), result->loops.end());
+  return tiled;
+}
+
+/// Tiles `op` by `tiling` fusing the fills of its outputs into the loops:
 /// each tile is filled where it is first used, on the thread that owns it
 /// and while it is in cache, instead of the whole output in one sequential
 /// pass before the nest. Only loops over parallel dims may be given: in a
-/// reduction loop the fill would run on every iteration.
-FailureOr<scf::SCFTilingResult>
+/// reduction loop the fill would run on every iteration. `op` is erased.
+FailureOr<Operation *>
 tileFusingFills(RewriterBase &rw, Operation *op,
-                const scf::SCFTilingOptions &tiling) {
-  scf::SCFTileAndFuseOptions options;
-  options.setTilingOptions(tiling);
-  options.setFusionControlFn(
+                const scf::SCFTilingOptions &tiling,
+                SmallVectorImpl<LoopLikeOpInterface> *loops) {
+  op->setAttr(kRootAttrName, rw.getUnitAttr());
+  FailureOr<Operation *> tiled = tileAndFuseRoot(
+      rw, op, tiling,
       [](tensor::ExtractSliceOp, OpResult producer,
          bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         if (isa<linalg::FillOp>(producer.getOwner()))
           return scf::SCFTileAndFuseOptions::ControlFnResult{};
         return std::nullopt;
-      });
-  op->setAttr(kRootAttrName, rw.getUnitAttr());
-  FailureOr<scf::SCFTileAndFuseResult> fused =
-      scf::tileConsumerAndFuseProducersUsingSCF(rw, cast<TilingInterface>(op),
-                                                options);
+      },
+      loops);
   op->removeAttr(kRootAttrName);
-  if (failed(fused))
+  if (failed(tiled))
     return failure();
-  scf::SCFTilingResult result;
-  for (Operation *tiled : fused->tiledAndFusedOps)
-    if (tiled->hasAttr(kRootAttrName)) {
-      tiled->removeAttr(kRootAttrName);
-      result.tiledOps.push_back(tiled);
-    }
-  if (result.tiledOps.size() != 1)
-    return failure();
-  for (OpResult r : op->getResults())
-    result.replacements.push_back(fused->replacements.lookup(r));
-  result.loops.assign(fused->loops.begin(), fused->loops.end());
-  return result;
+  (*tiled)->removeAttr(kRootAttrName);
+  rw.eraseOp(op);
+  return tiled;
 }
 
 /// Tiles `op` once; returns the tiled op (or `op` when nothing is tiled).
@@ -167,11 +187,11 @@ tile(RewriterBase &rw, Operation *op, ArrayRef<int64_t> sizes,
   options.setLoopType(type);
   if (!mapping.empty())
     options.setMapping(mapping);
+  if (fuseFills && initIsFill(op))
+    return tileFusingFills(rw, op, options, loops);
   rw.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> result =
-      fuseFills && initIsFill(op)
-          ? tileFusingFills(rw, op, options)
-          : scf::tileUsingSCF(rw, cast<TilingInterface>(op), options);
+      scf::tileUsingSCF(rw, cast<TilingInterface>(op), options);
   if (failed(result))
     return op->emitError("strata-apply-schedule: tiling failed");
   rw.replaceOp(op, result->replacements);
@@ -767,14 +787,13 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
                     ArrayRef<Attribute> mapping) -> LogicalResult {
     if (llvm::all_of(sizes, [](int64_t v) { return v == 0; }))
       return success();
-    scf::SCFTileAndFuseOptions options;
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(getAsIndexOpFoldResult(rw.getContext(), sizes));
     tiling.setLoopType(type);
     if (!mapping.empty())
       tiling.setMapping(mapping);
-    options.setTilingOptions(tiling);
-    options.setFusionControlFn(
+    FailureOr<Operation *> tiled = tileAndFuseRoot(
+        rw, current, tiling,
         [contractions](tensor::ExtractSliceOp slice, OpResult producer, bool)
             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
           Operation *def = producer.getOwner();
@@ -794,21 +813,9 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
           return std::nullopt;
         });
-    rw.setInsertionPoint(current);
-    FailureOr<scf::SCFTileAndFuseResult> result =
-        scf::tileConsumerAndFuseProducersUsingSCF(
-            rw, cast<TilingInterface>(current), options);
-    if (failed(result))
-      return current->emitError("strata-apply-schedule: fusion failed");
-    for (auto [original, replacement] : result->replacements)
-      rw.replaceAllUsesWith(original, replacement);
-    Operation *tiled = nullptr;
-    for (Operation *op : result->tiledAndFusedOps)
-      if (op->hasAttr(kRootAttrName))
-        tiled = op;
-    if (!tiled)
-      return current->emitError("strata-apply-schedule: lost the root");
-    current = tiled;
+    if (failed(tiled))
+      return failure();
+    current = *tiled;
     return success();
   };
   if (!s.grid.empty() &&

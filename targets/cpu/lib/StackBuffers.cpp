@@ -8,8 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "StackBuffers.h"
-
-#include "strata/Dialect/Strata/IR/StrataDialect.h"
+#include "ThreadLowering.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -31,11 +30,7 @@ bool runsOncePerThread(Block *block) {
   if (isa<func::FuncOp>(parent))
     return true;
   auto forall = dyn_cast<scf::ForallOp>(parent);
-  if (!forall || !forall.getMapping())
-    return false;
-  return llvm::all_of(*forall.getMapping(), [](Attribute attr) {
-    return isa<strata::GridAttr>(attr);
-  });
+  return forall && strata::cpu::isGridLoop(forall);
 }
 
 /// The static size of `alloc`'s buffer in bytes, if it has one.

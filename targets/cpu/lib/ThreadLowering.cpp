@@ -38,13 +38,9 @@ using namespace mlir;
 
 namespace {
 
-/// A forall on buffers (no results) whose every mapping entry is a grid level.
+/// A forall on buffers (no results) over grid levels.
 bool isGridLoopOnBuffers(scf::ForallOp forall) {
-  std::optional<ArrayAttr> mapping = forall.getMapping();
-  if (!mapping || mapping->empty() || forall.getNumResults() != 0)
-    return false;
-  return llvm::all_of(
-      *mapping, [](Attribute attr) { return isa<strata::GridAttr>(attr); });
+  return forall.getNumResults() == 0 && strata::cpu::isGridLoop(forall);
 }
 
 /// The number of iterations of `forall` (at least 1), as an i32 for the
@@ -154,6 +150,14 @@ struct GridToThreadsPass
 };
 
 } // namespace
+
+bool strata::cpu::isGridLoop(scf::ForallOp forall) {
+  std::optional<ArrayAttr> mapping = forall.getMapping();
+  return mapping && !mapping->empty() &&
+         llvm::all_of(*mapping, [](Attribute attr) {
+           return isa<strata::GridAttr>(attr);
+         });
+}
 
 void strata::cpu::buildThreadLoweringPipeline(OpPassManager &pm) {
   pm.addPass(std::make_unique<GridToThreadsPass>());

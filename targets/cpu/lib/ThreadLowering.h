@@ -9,9 +9,14 @@
 #ifndef STRATA_TARGETS_CPU_THREADLOWERING_H
 #define STRATA_TARGETS_CPU_THREADLOWERING_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/PassManager.h"
 
 namespace strata::cpu {
+
+/// Whether every mapping entry of `forall` is a `#strata.grid` level: each
+/// iteration becomes a thread.
+bool isGridLoop(mlir::scf::ForallOp forall);
 
 /// Appends the passes that turn every outermost `scf.forall` on buffers whose
 /// mapping names only `#strata.grid` levels into `omp.parallel` (num_threads

@@ -45,6 +45,19 @@ using namespace mlir;
 using namespace strata;
 using namespace strata::tile;
 
+/// The declaration of argument `arg` (of bf16 or f32 `element`s) as a
+/// `rows` x `cols` DRAM matrix.
+static TensorDecl declare(BlockArgument arg, Type element, int64_t rows,
+                          int64_t cols, bool output) {
+  TensorDecl t;
+  t.name = "arg" + std::to_string(arg.getArgNumber());
+  t.output = output;
+  t.rows = rows;
+  t.cols = cols;
+  t.type = element.isBF16() ? "bf16" : "f32";
+  return t;
+}
+
 /// The DRAM tensor of function argument `arg` padded to `rows` x `cols`.
 FailureOr<TensorDecl> strata::tile::tensorFor(Operation *user,
                                               BlockArgument arg, int64_t rows,
@@ -57,12 +70,7 @@ FailureOr<TensorDecl> strata::tile::tensorFor(Operation *user,
            << "the tile target reads 1-D, 2-D or batches of 2-D bf16 or f32 "
               "tensors of static shape; argument #"
            << arg.getArgNumber() << " is " << arg.getType();
-  TensorDecl t;
-  t.name = "arg" + std::to_string(arg.getArgNumber());
-  t.output = output;
-  t.rows = rows;
-  t.cols = cols;
-  t.type = element.isBF16() ? "bf16" : "f32";
+  TensorDecl t = declare(arg, element, rows, cols, output);
   ArrayRef<int64_t> shape = type.getShape();
   // A vector (or a batch of one row) fills every row: a bias.
   t.replicateRows = type.getNumElements() == shape.back() && rows > 1;
@@ -86,12 +94,7 @@ FailureOr<TensorDecl> strata::tile::flatTensorFor(Operation *user,
            << "the tile target reads bf16 or f32 tensors of static shape; "
               "argument #"
            << arg.getArgNumber() << " is " << arg.getType();
-  TensorDecl t;
-  t.name = "arg" + std::to_string(arg.getArgNumber());
-  t.output = output;
-  t.rows = rows;
-  t.cols = cols;
-  t.type = element.isBF16() ? "bf16" : "f32";
+  TensorDecl t = declare(arg, element, rows, cols, output);
   t.hostShape.assign(type.getShape().begin(), type.getShape().end());
   t.flatten = true;
   return t;
