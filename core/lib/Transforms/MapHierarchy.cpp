@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "HierarchyContraction.h"
+#include "HierarchyKernel.h"
 
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
@@ -52,147 +53,6 @@ using namespace strata::hierarchy;
 
 namespace {
 constexpr llvm::StringLiteral kIntrinsicAttrName = "strata.intrinsic";
-
-/// The description's spelling of a scalar type ("f16", "bf16", "f32").
-std::string typeName(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
-}
-
-/// Records the model's decisions on the block loop (for --emit=mlir).
-void setHierarchySchedule(Operation *kernel, const nlohmann::json &doc) {
-  MLIRContext *ctx = kernel->getContext();
-  kernel->setAttr(
-      kScheduleAttrName,
-      ScheduleAttr::get(ctx, cast<DictionaryAttr>(jsonToAttribute(ctx, doc))));
-}
-
-/// Emits the loops of one kernel.
-class KernelBuilder {
-public:
-  KernelBuilder(ImplicitLocOpBuilder &b, const HierarchySchedule &s)
-      : b(b), s(s) {}
-
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
-
-  ArrayAttr mapping(StringRef level, int rank) {
-    SmallVector<Attribute> dims;
-    for (int d = rank - 1; d >= 0; --d)
-      dims.push_back(GridAttr::get(b.getContext(), level, d));
-    return b.getArrayAttr(dims);
-  }
-
-  /// scf.forall over `counts` instances of `level`; the body gets the ids.
-  scf::ForallOp forall(StringRef level, ArrayRef<int64_t> counts,
-                       function_ref<void(ValueRange)> body) {
-    SmallVector<OpFoldResult> lbs, ubs, steps;
-    for (int64_t c : counts) {
-      lbs.push_back(b.getIndexAttr(0));
-      ubs.push_back(b.getIndexAttr(c));
-      steps.push_back(b.getIndexAttr(1));
-    }
-    auto op = scf::ForallOp::create(b, lbs, ubs, steps, ValueRange(),
-                                    mapping(level, counts.size()));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(op.getBody());
-    body(op.getInductionVars());
-    return op;
-  }
-
-  /// scf.for over `steps` k steps carrying `count` zero f32 accumulators
-  /// of `type`.
-  scf::ForOp kLoop(VectorType type, int64_t count, int64_t steps) {
-    Value zero = arith::ConstantOp::create(
-        b, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
-    SmallVector<Value> inits(count, zero);
-    return scf::ForOp::create(b, idx(0), idx(steps), idx(1), inits);
-  }
-
-  /// for (e = first; e < total; e += stride) body(e).
-  void strided(Value first, int64_t total, int64_t stride,
-               function_ref<void(Value)> body) {
-    auto loop = scf::ForOp::create(b, first, idx(total), idx(stride));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    body(loop.getInductionVar());
-  }
-
-  Value lt(Value a, Value c) {
-    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, a, c);
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
-  Value mul(Value x, int64_t y) { return arith::MulIOp::create(b, x, idx(y)); }
-  Value div(Value x, int64_t y) { return arith::DivUIOp::create(b, x, idx(y)); }
-  Value rem(Value x, int64_t y) { return arith::RemUIOp::create(b, x, idx(y)); }
-
-  /// `operand`'s element at loop values `loops` through its indexing map, or
-  /// `zero` where `inBounds` is false.
-  Value loadOr(linalg::LinalgOp op, OpOperand *operand, ArrayRef<Value> loops,
-               Value inBounds, Value zero) {
-    auto ifOp = scf::IfOp::create(b, TypeRange{zero.getType()}, inBounds,
-                                  /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      Value v = load(op, operand, loops);
-      if (v.getType() != zero.getType())
-        v = arith::ExtFOp::create(b, zero.getType(), v);
-      scf::YieldOp::create(b, v);
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      scf::YieldOp::create(b, zero);
-    }
-    return ifOp.getResult(0);
-  }
-
-  Value load(linalg::LinalgOp op, OpOperand *operand, ArrayRef<Value> loops) {
-    if (!isa<MemRefType>(operand->get().getType()))
-      return operand->get();
-    AffineMap map = op.getMatchingIndexingMap(operand);
-    SmallVector<Value> indices;
-    for (AffineExpr e : map.getResults())
-      indices.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
-    return memref::LoadOp::create(b, operand->get(), indices);
-  }
-
-  /// Clones the body of elementwise `op` at loop values `loops`, with
-  /// `given` as the value of every operand on buffer `givenBuffer`; stores
-  /// the results.
-  void applyBody(linalg::LinalgOp op, ArrayRef<Value> loops, Value givenBuffer,
-                 Value given) {
-    IRMapping map;
-    Block *body = op.getBlock();
-    for (OpOperand &operand : op->getOpOperands()) {
-      Value arg = body->getArgument(operand.getOperandNumber());
-      if (givenBuffer && operand.get() == givenBuffer) {
-        map.map(arg, given);
-      } else if (!arg.use_empty()) {
-        map.map(arg, load(op, &operand, loops));
-      }
-    }
-    for (Operation &inner : body->without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-        map.map(index.getResult(), loops[index.getDim()]);
-        continue;
-      }
-      b.clone(inner, map);
-    }
-    auto yield = cast<linalg::YieldOp>(body->getTerminator());
-    for (auto [value, init] :
-         llvm::zip(yield.getValues(), op.getDpsInitsMutable())) {
-      AffineMap m = op.getMatchingIndexingMap(&init);
-      SmallVector<Value> indices;
-      for (AffineExpr e : m.getResults())
-        indices.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
-      memref::StoreOp::create(b, map.lookupOrDefault(value), init.get(),
-                              indices);
-    }
-  }
-
-  ImplicitLocOpBuilder &b;
-  const HierarchySchedule &s;
-};
 
 /// Stores accumulator `acc` (f32) for C[gm, gn]: adds the old C unless a
 /// zero fill was folded, then the epilogue or a conversion to C's type.
@@ -597,53 +457,6 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
         });
       });
   setHierarchySchedule(kernel, s.toJson());
-}
-
-/// An elementwise op: one element per lane, blocks of all the groups.
-LogicalResult emitElementwise(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
-                              const HierarchyLevels &levels) {
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  int64_t total = 1;
-  for (int64_t e : extents) {
-    if (ShapedType::isDynamic(e))
-      return op->emitError("strata-map-hierarchy: dynamic extents are not "
-                           "mapped to compute levels yet");
-    total *= e;
-  }
-  HierarchySchedule s;
-  s.levels = levels;
-  int64_t groups = 1;
-  while (groups * 2 <= levels.groups)
-    groups *= 2;
-  s.groupsM = groups;
-  KernelBuilder k(b, s);
-  int64_t perBlock = groups * levels.lanes;
-  int64_t blocks =
-      std::max<int64_t>(llvm::divideCeilSigned(total, perBlock), 1);
-  auto kernel = k.forall(levels.block, {blocks}, [&](ValueRange ids) {
-    k.forall(levels.group, {groups}, [&](ValueRange g) {
-      k.forall(levels.lane, {levels.lanes}, [&](ValueRange l) {
-        Value e = k.add(k.mul(k.add(k.mul(ids[0], groups), g[0]), levels.lanes),
-                        l[0]);
-        auto ifOp = scf::IfOp::create(b, k.lt(e, k.idx(total)));
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(ifOp.thenBlock());
-        // Row-major loop values of element e.
-        SmallVector<Value> loops(extents.size());
-        Value rest = e;
-        for (int64_t d = int64_t(extents.size()) - 1; d >= 0; --d) {
-          loops[d] = d == 0 ? rest : k.rem(rest, extents[d]);
-          if (d > 0)
-            rest = k.div(rest, extents[d]);
-        }
-        k.applyBody(op, loops, Value(), Value());
-      });
-    });
-  });
-  setHierarchySchedule(
-      kernel,
-      {{"elementwise", total}, {"lanes", perBlock}, {"grid", {blocks}}});
-  return success();
 }
 
 struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
