@@ -99,11 +99,12 @@ MatmulPlan planMatmul(const hw::Description &chip, int64_t M, int64_t N,
   p.gridM = roundUp(ceilDiv(M, p.parts), p.mr);
   p.partM = p.parts > 1 ? p.gridM : M;
   p.partN = N;
-  // L1 keeps a kc x nr panel of B and an mr x kc panel of A in half of it;
-  // k's tile is the largest divisor of K down to half of that, when there
-  // is one (no partial tile), else balanced.
-  p.kcFit = std::clamp<int64_t>(
-      int64_t(capacityPerUnit(chip, "l1") / 2) / ((p.nr + p.mr) * eb), 1, K);
+  // L1 keeps a kc x nr panel of B and an mr x kc panel of A in three
+  // quarters of it; k's tile is the largest divisor of K down to half of
+  // that, when there is one (no partial tile), else balanced.
+  p.kcFit = std::clamp<int64_t>(int64_t(capacityPerUnit(chip, "l1") * 3 / 4) /
+                                    ((p.nr + p.mr) * eb),
+                                1, K);
   p.kc = balance(K, p.kcFit, 1);
   for (int64_t d = p.kcFit; d * 2 >= p.kcFit; --d)
     if (K % d == 0) {
@@ -182,11 +183,11 @@ void expectMatmulSchedule(const hw::Description &chip, const Schedule &s,
   EXPECT_GE(s.grid[0] * p.parts, M);
   EXPECT_LT((s.grid[0] - p.mr) * p.parts, M); // the smallest such tile
 
-  // What each level keeps fits the half the model sized it for.
-  double l1Half = capacityPerUnit(chip, "l1") / 2;
+  // What each level keeps fits the part the model sized it for.
+  double l1Part = capacityPerUnit(chip, "l1") * 3 / 4;
   double l2Half = capacityPerUnit(chip, "l2") / 2;
   EXPECT_EQ(footprint(s, "l1"), l1Bytes(p, p.kc));
-  EXPECT_LE(footprint(s, "l1"), l1Half);
+  EXPECT_LE(footprint(s, "l1"), l1Part);
   EXPECT_EQ(footprint(s, "l2"), l2Bytes(p.kc, p.mc, p.nc));
   EXPECT_LE(footprint(s, "l2"), l2Half);
   EXPECT_EQ(footprint(s, "l3"), -1);
@@ -290,24 +291,24 @@ TEST(ScheduleModel, MatmulAvx512) {
   const int64_t M = 4096, N = 4096, K = 4096;
   // 16 f32 lanes, register block 6 x 4 vectors: mr 6, nr 64.
   // 2 cores: m split 4096 / 2 = 2048 -> 2052 (342 tiles of 6); n whole.
-  // l1 48 KiB per core: 24576 / ((64 + 6) * 4) = 87; the largest divisor
-  //   of 4096 from 44 to 87: kc 64.
+  // l1 48 KiB per core: 36864 / ((64 + 6) * 4) = 131; the largest divisor
+  //   of 4096 from 66 to 131: kc 128.
   // l2 1 MiB per core: budget 524288 / 4 = 131072 elements;
-  //   side = -64 + sqrt(64^2 + 131072) = -64 + 367.7 = 303 -> 256;
+  //   side = -128 + sqrt(128^2 + 131072) = -128 + 384 = 256;
   //   n 4096 in 16 tiles of 256 -> 256, 4 register tiles: even, so 320;
-  //   mc: (131072 - 64 * 320) / (320 + 64) = 110592 / 384 = 288;
-  //   m 2052 in 8 tiles of 288 -> 257 -> 258.
-  //   Footprint (258 * 320 + 64 * (258 + 320)) * 4 = 478208 <= 524288.
+  //   mc: (131072 - 128 * 320) / (320 + 128) = 90112 / 448 = 201 -> 198;
+  //   m 2052 in 11 tiles of 198 -> 187 -> 192.
+  //   Footprint (192 * 320 + 128 * (192 + 320)) * 4 = 507904 <= 524288.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 64);
   EXPECT_EQ(p.gridM, 2052);
-  EXPECT_EQ(p.kcFit, 87);
+  EXPECT_EQ(p.kcFit, 131);
   EXPECT_EQ(p.ncFit, 256);
-  EXPECT_EQ(p.mcFit, 288);
-  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc), 478208);
-  EXPECT_EQ(p.kc, 64);
-  EXPECT_EQ(p.mc, 258);
+  EXPECT_EQ(p.mcFit, 198);
+  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc), 507904);
+  EXPECT_EQ(p.kc, 128);
+  EXPECT_EQ(p.mc, 192);
   EXPECT_EQ(p.nc, 320);
   expectMatmulSchedule(chip, chooseSchedule(matmulNest(M, N, K), chip), p, M);
 }
@@ -331,25 +332,25 @@ TEST(ScheduleModel, MatmulAvx2) {
   const int64_t M = 4096, N = 4096, K = 4096;
   // 8 f32 lanes, register block 6 x 2 vectors: mr 6, nr 16.
   // 8 cores: m split 4096 / 8 = 512 -> 516; n whole.
-  // l1 32 KiB per core: 16384 / ((16 + 6) * 4) = 186; the largest divisor
-  //   of 4096 from 93 to 186: kc 128.
+  // l1 32 KiB per core: 24576 / ((16 + 6) * 4) = 279; the largest divisor
+  //   of 4096 from 140 to 279: kc 256.
   // l2 256 KiB per core: budget 131072 / 4 = 32768 elements;
-  //   side = -128 + sqrt(128^2 + 32768) = -128 + 221.7 = 93 -> 80, 5
+  //   side = -256 + sqrt(256^2 + 32768) = -256 + 313.5 = 57 -> 48, 3
   //   register tiles: odd, kept;
-  //   mc: (32768 - 128 * 80) / (80 + 128) = 22528 / 208 = 108;
-  //   m 516 in 5 tiles of 108 -> 104 -> 108.
-  //   Footprint (108 * 80 + 128 * (108 + 80)) * 4 = 130816 <= 131072.
+  //   mc: (32768 - 256 * 48) / (48 + 256) = 20480 / 304 = 67 -> 66;
+  //   m 516 in 8 tiles of 66 -> 65 -> 66.
+  //   Footprint (66 * 48 + 256 * (66 + 48)) * 4 = 129408 <= 131072.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 16);
   EXPECT_EQ(p.gridM, 516);
-  EXPECT_EQ(p.kcFit, 186);
-  EXPECT_EQ(p.ncFit, 80);
-  EXPECT_EQ(p.mcFit, 108);
-  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc), 130816);
-  EXPECT_EQ(p.kc, 128);
-  EXPECT_EQ(p.mc, 108);
-  EXPECT_EQ(p.nc, 80);
+  EXPECT_EQ(p.kcFit, 279);
+  EXPECT_EQ(p.ncFit, 48);
+  EXPECT_EQ(p.mcFit, 66);
+  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc), 129408);
+  EXPECT_EQ(p.kc, 256);
+  EXPECT_EQ(p.mc, 66);
+  EXPECT_EQ(p.nc, 48);
   expectMatmulSchedule(chip, chooseSchedule(matmulNest(M, N, K), chip), p, M);
 }
 
@@ -391,18 +392,18 @@ TEST(ScheduleModel, MatmulFollowsTheL1Capacity) {
   hw::MemoryLevel *l1 = findLevel(chip, "l1");
   ASSERT_NE(l1, nullptr);
   l1->capacityBytes *= 2;
-  // 96 KiB: 49152 / 280 = 175 instead of 87; the largest divisor of 4096
-  //   from 88 to 175: kc 128 instead of 64.
-  // l2: side = -128 + sqrt(128^2 + 131072) = -128 + 384 = 256, 4 register
-  //   tiles: even, so 320; mc: (131072 - 128 * 320) / (320 + 128) = 201
-  //   -> 198; m 2052 in 11 tiles of 198 -> 187 -> 192.
+  // 96 KiB: 73728 / 280 = 263 instead of 131; the largest divisor of 4096
+  //   from 132 to 263: kc 256 instead of 128.
+  // l2: side = -256 + sqrt(256^2 + 131072) = -256 + 443.4 = 187 -> 128, 2
+  //   register tiles: even, so 192; mc: (131072 - 256 * 192) / (192 + 256)
+  //   = 182 -> 180; m 2052 in 12 tiles of 180 -> 171 -> 174.
   MatmulPlan p = planMatmul(chip, M, N, K);
-  EXPECT_EQ(p.kcFit, 175);
-  EXPECT_EQ(p.ncFit, 256);
-  EXPECT_EQ(p.mcFit, 198);
-  EXPECT_EQ(p.kc, 128);
-  EXPECT_EQ(p.mc, 192);
-  EXPECT_EQ(p.nc, 320);
+  EXPECT_EQ(p.kcFit, 263);
+  EXPECT_EQ(p.ncFit, 128);
+  EXPECT_EQ(p.mcFit, 180);
+  EXPECT_EQ(p.kc, 256);
+  EXPECT_EQ(p.mc, 174);
+  EXPECT_EQ(p.nc, 192);
   Schedule bigger = chooseSchedule(matmulNest(M, N, K), chip);
   expectMatmulSchedule(chip, bigger, p, M);
   ASSERT_EQ(base.tiles.size(), 2u);
@@ -418,19 +419,19 @@ TEST(ScheduleModel, MatmulFollowsTheL2Capacity) {
   hw::MemoryLevel *l2 = findLevel(chip, "l2");
   ASSERT_NE(l2, nullptr);
   l2->capacityBytes *= 2;
-  // 2 MiB: kc stays 64; budget 262144 elements;
-  //   side = -64 + sqrt(64^2 + 262144) = -64 + 516.0 = 452 -> 448, 7
-  //   register tiles: odd; n 4096 in 10 tiles of 448 -> 410 -> 448;
-  //   mc: (262144 - 64 * 448) / (448 + 64) = 456;
-  //   m 2052 in 5 tiles of 456 -> 411 -> 414.
-  //   Footprint (414 * 448 + 64 * (414 + 448)) * 4 = 962560 <= 1048576.
+  // 2 MiB: kc stays 128; budget 262144 elements;
+  //   side = -128 + sqrt(128^2 + 262144) = -128 + 527.8 = 399 -> 384;
+  //   n 4096 in 11 tiles of 384 -> 373 -> 384, 6 register tiles: even, so
+  //   448; mc: (262144 - 128 * 448) / (448 + 128) = 355 -> 354;
+  //   m 2052 in 6 tiles of 354 -> 342.
+  //   Footprint (342 * 448 + 128 * (342 + 448)) * 4 = 1017344 <= 1048576.
   MatmulPlan p = planMatmul(chip, M, N, K);
-  EXPECT_EQ(p.kcFit, 87);
-  EXPECT_EQ(p.ncFit, 448);
-  EXPECT_EQ(p.mcFit, 456);
-  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc), 962560);
-  EXPECT_EQ(p.kc, 64);
-  EXPECT_EQ(p.mc, 414);
+  EXPECT_EQ(p.kcFit, 131);
+  EXPECT_EQ(p.ncFit, 384);
+  EXPECT_EQ(p.mcFit, 354);
+  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc), 1017344);
+  EXPECT_EQ(p.kc, 128);
+  EXPECT_EQ(p.mc, 342);
   EXPECT_EQ(p.nc, 448);
   Schedule bigger = chooseSchedule(matmulNest(M, N, K), chip);
   expectMatmulSchedule(chip, bigger, p, M);
@@ -450,15 +451,15 @@ TEST(ScheduleModel, MatmulFollowsTheRegisterFile) {
   chip.vector->registers = 16;
   // 16 registers, 8 accumulators needed: 6 x 2 (12 accumulators, reuse 1.5)
   // beats 2 x 4 (8, reuse 1.33) and 14 x 1 (0.93); nr = 2 * 16 = 32.
-  // l1: 24576 / ((32 + 6) * 4) = 161; the largest divisor of 4096 from 81
-  //   to 161: kc 128.
+  // l1: 36864 / ((32 + 6) * 4) = 242; the largest divisor of 4096 from 121
+  //   to 242: kc 128.
   // l2: side = -128 + sqrt(128^2 + 131072) = -128 + 384 = 256, 8 register
   //   tiles: even, so 288; mc: (131072 - 128 * 288) / (288 + 128) = 226
   //   -> 222; m 2052 in 10 tiles of 222 -> 206 -> 210.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 32);
-  EXPECT_EQ(p.kcFit, 161);
+  EXPECT_EQ(p.kcFit, 242);
   EXPECT_EQ(p.ncFit, 256);
   EXPECT_EQ(p.mcFit, 222);
   EXPECT_EQ(p.kc, 128);
