@@ -30,6 +30,7 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include <numeric>
 
 namespace strata {
 #define GEN_PASS_DEF_STRATAAPPLYSCHEDULE
@@ -237,10 +238,20 @@ FailureOr<Operation *> pack(RewriterBase &rw, linalg::LinalgOp op,
   ArrayRef<int64_t> promote = s.promote, registerTile = s.registerTile;
   linalg::LinalgPaddingOptions options;
   SmallVector<int64_t> dims = paddedLoops(op, s), multiples;
-  for (int64_t d : dims)
-    multiples.push_back(d < int64_t(registerTile.size())
-                            ? std::max<int64_t>(registerTile[d], 1)
-                            : 1);
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  for (int64_t d : dims) {
+    int64_t multiple = d < int64_t(registerTile.size())
+                           ? std::max<int64_t>(registerTile[d], 1)
+                           : 1;
+    // A static vector loop pads to whole vectors only: its partial register
+    // tile is peeled into a narrower one (n = 257 with 64-wide tiles: one
+    // 16-wide tile at the edge rather than a 64-wide one that is 63/64
+    // padding).
+    if (d == s.vectorDim && s.vectorWidth > 0 &&
+        !ShapedType::isDynamic(extents[d]))
+      multiple = std::gcd(multiple, s.vectorWidth);
+    multiples.push_back(multiple);
+  }
   options.setPaddingDimensions(dims);
   options.setPadToMultipleOf(multiples);
   SmallVector<Attribute> values;
@@ -387,6 +398,12 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
       return success();
     }
   }
+  // A tile narrower than the register tile (the padded edge of the vector
+  // loop) is one register tile of its own static size.
+  for (size_t d = 0; d < extents.size() && d < registerSizes.size(); ++d)
+    if (!ShapedType::isDynamic(extents[d]) && extents[d] > 0 &&
+        extents[d] < registerSizes[d])
+      registerSizes[d] = extents[d];
   SmallVector<LoopLikeOpInterface> loops;
   FailureOr<Operation *> tiled =
       tile(rw, current, registerSizes, s.registerOrder,

@@ -2,7 +2,8 @@
 // (scf.forall mapped to the grid level), cache tiles in the order n, k, m,
 // B packed once per (n, k) tile outside the m loop and A per m tile, full m
 // tiles peeled from the partial one (whose 2 rows get their own 2x32
-// register tile: an output is never padded), and 4x32 register tiles vectorized with their accumulators kept in vectors
+// register tile: an output is never padded), and 4x32 register tiles
+// vectorized with their accumulators kept in vectors
 // across the k loop.
 // RUN: strata-opt %s --strata-attach-target=target=host-x86-avx512 --strata-apply-schedule --canonicalize --cse | FileCheck %s
 
@@ -50,4 +51,35 @@ func.func @zero_filled(%a: tensor<100x40xf32>, %b: tensor<40x96xf32>) -> tensor<
   %r = linalg.matmul {strata.schedule = #strata.schedule<{kind = "contraction", grid_level = "core", grid = [50, 0, 0], tiles = [{memory = "l2", sizes = [24, 64, 0]}, {memory = "l1", sizes = [0, 0, 16]}], tile_order = [1, 2, 0], promote = [0, 1], register = [4, 32, 1], register_order = [1, 0, 2], vector_dim = 1, vector_width = 16}>}
       ins(%a, %b : tensor<100x40xf32>, tensor<40x96xf32>) outs(%c : tensor<100x96xf32>) -> tensor<100x96xf32>
   return %r : tensor<100x96xf32>
+}
+
+// An n extent that is no multiple of the vector width (70 = 64 + 6) pads
+// its edge tile to whole vectors only: the 6 columns past the full 64-wide
+// register tile get one 16-wide register tile, not a second 64-wide one.
+// CHECK-LABEL: func.func @ragged_n
+// CHECK: tensor.empty() : tensor<16x80xf32>
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x64xf32> into vector<4x64xf32>
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// CHECK-NOT: vector<1x64xf32> into vector<4x64xf32>
+// CHECK: return
+func.func @ragged_n(%a: tensor<8x16xf32>, %b: tensor<16x70xf32>, %c: tensor<8x70xf32>) -> tensor<8x70xf32> {
+  %r = linalg.matmul {strata.schedule = #strata.schedule<{kind = "contraction", tiles = [{memory = "l2", sizes = [8, 80, 0]}, {memory = "l1", sizes = [0, 0, 16]}], tile_order = [1, 2, 0], promote = [0, 1], register = [4, 64, 1], register_order = [1, 0, 2], vector_dim = 1, vector_width = 16}>}
+      ins(%a, %b : tensor<8x16xf32>, tensor<16x70xf32>) outs(%c : tensor<8x70xf32>) -> tensor<8x70xf32>
+  return %r : tensor<8x70xf32>
+}
+
+// An n tile narrower than the register tile (40 columns, padded to 48) is
+// one register tile of its static width (32 + 16 lanes), vectorized
+// without masks.
+// CHECK-LABEL: func.func @narrow_n
+// CHECK: tensor.empty() : tensor<16x48xf32>
+// CHECK-NOT: vector.mask
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// CHECK-NOT: vector.mask
+// CHECK: return
+func.func @narrow_n(%a: tensor<8x16xf32>, %b: tensor<16x40xf32>, %c: tensor<8x40xf32>) -> tensor<8x40xf32> {
+  %r = linalg.matmul {strata.schedule = #strata.schedule<{kind = "contraction", tiles = [{memory = "l2", sizes = [8, 64, 0]}, {memory = "l1", sizes = [0, 0, 16]}], tile_order = [1, 2, 0], promote = [0, 1], register = [4, 64, 1], register_order = [1, 0, 2], vector_dim = 1, vector_width = 16}>}
+      ins(%a, %b : tensor<8x16xf32>, tensor<16x40xf32>) outs(%c : tensor<8x40xf32>) -> tensor<8x40xf32>
+  return %r : tensor<8x40xf32>
 }
