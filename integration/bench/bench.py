@@ -266,6 +266,7 @@ FULL_WORKLOADS = [
     ("conv3x3_56x56x64x64", "conv", (1, 56, 56, 64, 64, 3, 3)),
     ("conv1x1_56x56x256x64", "conv", (1, 56, 56, 256, 64, 1, 1)),
     ("attention_8x1024x64", "attention", (8, 1024, 64)),
+    ("attention_8x2048x128", "attention", (8, 2048, 128)),
 ]
 
 # Small shapes for a smoke run; bandwidth-bound ops fit in cache here, so
