@@ -234,7 +234,7 @@ FailureOr<Chain> matchChain(linalg::LinalgOp qkOp) {
          op.getDpsInputOperand(0)->get() == cur &&
          isIdentity(op, op.getDpsInputOperand(0)) &&
          isIdentity(op, op.getDpsInitOperand(0)) && arg(op, 1).use_empty() &&
-         yielded(op)) {
+         yielded(op) && op.getBlock()->getOps<linalg::IndexOp>().empty()) {
     ch.scales.push_back(op);
     ch.ops.push_back(op);
     cur = op.getDpsInitOperand(0)->get();
