@@ -3,7 +3,9 @@
 // Decisions for attention as one kernel (HierarchyAttentionModel.h):
 //   1. the intrinsic: the first the group level issues with the inputs'
 //      type and f32 accumulators (both products use it: Q Kᵀ and P V, with
-//      P rounded to the input type);
+//      P rounded to the input type); without one (f32 inputs), the lanes
+//      compute the products with multiply-adds from the scratchpad and a
+//      group owns half as many query rows as it has lanes;
 //   2. the key tile: powers of two of the unit both products need (a
 //      multiple of the intrinsic's n for the scores, of its k for P V), at
 //      least two of its k (P V is a k loop of at least two steps), up to
@@ -60,26 +62,29 @@ AttentionChoice strata::chooseAttentionSchedule(const AttentionShape &shape,
       mi = &m;
       break;
     }
-  if (!mi) {
-    choice.error = "no matrix intrinsic of level '" + levels.group +
-                   "' multiplies " + shape.inputType +
-                   " operands into f32 accumulators";
-    return choice;
+  int64_t lanes = std::max<int64_t>(levels.lanes, 1);
+  if (mi) {
+    s.intrinsic = mi->name;
+    s.fragM = mi->m, s.fragN = mi->n, s.fragK = mi->k;
+  } else {
+    // Multiply-adds: the lanes of the block compute the products' elements
+    // from the scratchpad, one element per lane at a time; a group still
+    // owns half as many query rows as it has lanes, so that the row
+    // statistics keep half of the lanes busy (one row each).
+    s.fragM = std::max<int64_t>(lanes / 2, 1);
+    s.fragN = s.fragK = 1;
   }
-  s.intrinsic = mi->name;
-  s.fragM = mi->m, s.fragN = mi->n, s.fragK = mi->k;
   // Both products run as k loops of at least two steps (a loop of one step
   // folds away, and its accumulators with it).
-  if (shape.headDim % s.fragK != 0 || shape.valueDim % s.fragN != 0 ||
-      shape.headDim < 2 * s.fragK) {
+  if (mi && (shape.headDim % s.fragK != 0 || shape.valueDim % s.fragN != 0 ||
+             shape.headDim < 2 * s.fragK)) {
     choice.error = "head dimensions " + std::to_string(shape.headDim) +
                    " and " + std::to_string(shape.valueDim) +
                    " are not multiples of '" + s.intrinsic + "' k (" +
                    std::to_string(s.fragK) + ") and n (" +
-                   std::to_string(s.fragN) + ")";
+                   std::to_string(s.fragN) + "), or fewer than two of its k";
     return choice;
   }
-  int64_t lanes = std::max<int64_t>(levels.lanes, 1);
   int64_t registers = std::max<int64_t>(levels.registers, 8);
   int64_t eb = std::max<int64_t>(typeBytes(shape.inputType), 1);
   int64_t banks = std::max<int64_t>(levels.scratchpadBanks, 1);
@@ -88,9 +93,12 @@ AttentionChoice strata::chooseAttentionSchedule(const AttentionShape &shape,
   s.padElements = std::max<int64_t>((4 * banks / 8) / eb, 1);
 
   // 2. Key tiles that keep a lane's accumulators in half its registers.
-  int64_t unit = std::lcm(s.fragN, s.fragK);
+  // Without an intrinsic, key tiles are multiples of a group's rows.
+  int64_t unit = mi ? std::lcm(s.fragN, s.fragK) : s.fragM;
   int64_t keysUp = llvm::divideCeilSigned(shape.keys, unit) * unit;
-  auto accumulators = [&](int64_t bk) {
+  auto accumulators = [&](int64_t bk) -> int64_t {
+    if (!mi)
+      return 1; // one element at a time
     return llvm::divideCeilSigned(s.fragM * std::max(bk, shape.valueDim),
                                   lanes);
   };

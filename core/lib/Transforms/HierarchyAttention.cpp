@@ -19,6 +19,9 @@
 //         lanes: O = O a + P V
 //       barrier; lanes: out = O / l for the queries that exist
 //
+// Without a matrix intrinsic (f32 inputs) the products too are computed by
+// the lanes, with multiply-adds from the scratchpad.
+//
 // Everything between the group's products runs on the lanes from the
 // scratchpad: the products are the upstream form the plugins already lower
 // (a k loop of tagged contractions with zero accumulators and stores), and
@@ -471,12 +474,48 @@ private:
   /// (gRow, 0..depth), B from `bt` (depth x width), zero accumulators.
   void groupProduct(Value gRow, Value a, Value bt, int64_t depth, int64_t width,
                     Value out);
+  /// Without an intrinsic: the block's rows of A B into `out` (f32), one
+  /// element per lane at a time, multiply-adds from the scratchpad.
+  void lanesProduct(Value laneId, Value a, Value bt, int64_t depth,
+                    int64_t width, Value out);
+  /// A B into `out` by the group's intrinsic or the lanes.
+  void product(Value gRow, function_ref<void(function_ref<void(Value)>)> lanes,
+               Value a, Value bt, int64_t depth, int64_t width, Value out) {
+    if (s.intrinsic.empty())
+      lanes([&](Value id) { lanesProduct(id, a, bt, depth, width, out); });
+    else
+      groupProduct(gRow, a, bt, depth, width, out);
+  }
 
   ImplicitLocOpBuilder &b;
   KernelBuilder k;
   Chain &ch;
   const AttentionSchedule &s;
 };
+
+void AttentionEmitter::lanesProduct(Value laneId, Value a, Value bt,
+                                    int64_t depth, int64_t width, Value out) {
+  Type f32t = b.getF32Type();
+  k.strided(laneId, s.blockM * width, s.lanesPerBlock(), [&](Value e) {
+    Value r = k.div(e, width), c = k.rem(e, width);
+    auto loop = scf::ForOp::create(b, k.idx(0), k.idx(depth), k.idx(1),
+                                   ValueRange{f32(0)});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kk = loop.getInductionVar();
+      Value x = memref::LoadOp::create(b, a, ValueRange{r, kk});
+      Value y = memref::LoadOp::create(b, bt, ValueRange{kk, c});
+      if (x.getType() != f32t)
+        x = arith::ExtFOp::create(b, f32t, x);
+      if (y.getType() != f32t)
+        y = arith::ExtFOp::create(b, f32t, y);
+      scf::YieldOp::create(b, ValueRange{math::FmaOp::create(
+                                  b, x, y, loop.getRegionIterArgs()[0])});
+    }
+    memref::StoreOp::create(b, loop.getResult(0), out, ValueRange{r, c});
+  });
+}
 
 void AttentionEmitter::groupProduct(Value gRow, Value a, Value bt,
                                     int64_t depth, int64_t width, Value out) {
@@ -628,7 +667,7 @@ void AttentionEmitter::emit() {
             });
             gpu::BarrierOp::create(b);
             // S = Q Kᵀ for the group's rows.
-            groupProduct(gRow, qTile, kTile, d, bk, sTile);
+            product(gRow, laneLoop, qTile, kTile, d, bk, sTile);
             gpu::BarrierOp::create(b);
             // Online softmax, one lane per row.
             laneLoop([&](Value id) {
@@ -694,7 +733,7 @@ void AttentionEmitter::emit() {
             });
             gpu::BarrierOp::create(b);
             // P V for the group's rows, over the scores' bytes.
-            groupProduct(gRow, pTile, vTile, bk, dv, pvTile);
+            product(gRow, laneLoop, pTile, vTile, bk, dv, pvTile);
             gpu::BarrierOp::create(b);
             // O = O a + P V.
             laneLoop([&](Value id) {

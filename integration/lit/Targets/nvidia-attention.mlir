@@ -7,10 +7,14 @@
 // RUN: strata-compile %s --target=nvidia-a100 --emit=lowered -o - | FileCheck %s --check-prefix=NVVM
 // RUN: strata-compile %inputs/attention-bf16.mlir --target=nvidia-h200 --emit=mlir -o - | FileCheck %s --check-prefix=BF16
 // RUN: strata-compile %inputs/attention-bf16.mlir --target=nvidia-h200 --emit=lowered -o - | FileCheck %s --check-prefix=BF16-NVVM
-// f32 inputs have no matrix intrinsic here: the chain is left to the
-// separate ops, with a remark that says why.
-// RUN: strata-compile %examples/attention.mlir --target=nvidia-a100 --emit=mlir -o %t.f32.mlir 2> %t.f32.err || true
-// RUN: FileCheck %s --check-prefix=F32 --input-file %t.f32.err
+// f32 inputs have no matrix intrinsic here: the lanes compute both products
+// with multiply-adds, in the same one kernel.
+// RUN: strata-compile %examples/attention.mlir --target=nvidia-a100 --emit=mlir -o - | FileCheck %s --check-prefix=F32
+// A head dimension the intrinsic's k does not divide: the chain is left to
+// the separate ops, with a remark that says why.
+// RUN: sed -e 's/x64x/x40x/g' -e 's/x64xf16/x40xf16/g' %s > %t.d40.mlir
+// RUN: strata-compile %t.d40.mlir --target=nvidia-a100 --emit=mlir -o %t.d40.out 2> %t.d40.err || true
+// RUN: FileCheck %s --check-prefix=D40 --input-file %t.d40.err
 #id = affine_map<(b, i, j) -> (b, i, j)>
 func.func @attention(%q: tensor<4x100x64xf16>, %k: tensor<4x100x64xf16>, %v: tensor<4x100x64xf16>) -> tensor<4x100x64xf16> {
   %zero = arith.constant 0.0 : f16
@@ -137,4 +141,21 @@ func.func @attention(%q: tensor<4x100x64xf16>, %k: tensor<4x100x64xf16>, %v: ten
 // BF16-NVVM: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>
 // BF16-NVVM-NOT: nvvm.mma.sync {{.*}}<f16>
 
-// F32: remark: strata-map-hierarchy: attention is mapped as separate ops: no matrix intrinsic of level 'warp' multiplies f32 operands into f32 accumulators
+// F32-LABEL: func.func @attention
+// F32-NOT: memref<8x256x256
+// F32: scf.forall (%{{.*}}, %{{.*}}) in (8, 16) {
+// F32: memref.view {{.*}} to memref<64x68xf32, #strata.mem<"shared">>
+// F32: scf.for %{{.*}} = %c0 to %c4 step %c1 {
+// S = Q Kᵀ by the lanes: 64-long dot products from the scratchpad.
+// F32: scf.for {{.*}} = %c0 to %c64 step %c1 iter_args({{.*}}) -> (f32) {
+// F32: math.fma
+// F32: gpu.barrier
+// F32: math.exp
+// F32: gpu.barrier
+// F32: math.fma
+// F32: gpu.barrier
+// F32: arith.divf
+// F32-NOT: vector.contract
+// F32: kind = "attention"
+
+// D40: remark: strata-map-hierarchy: attention is mapped as separate ops: head dimensions 40 and 40 are not multiples of 'mma_m16n8k16_f16' k (16) and n (8), or fewer than two of its k
