@@ -48,7 +48,7 @@ def cases(quick):
 
 
 def parse_attention(case):
-    m = re.fullmatch(r"attn_(f16|bf16)_(\d+)x(\d+)x(\d+)x(\d+)", case)
+    m = re.fullmatch(r"attn_(f16|bf16|f32)_(\d+)x(\d+)x(\d+)x(\d+)", case)
     if not m:
         return None
     return m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5))
@@ -154,7 +154,7 @@ def torch_attention(case):
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
     t, b, h, sq, d = parse_attention(case)
-    dtype = {"f16": torch.float16, "bf16": torch.bfloat16}[t]
+    dtype = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}[t]
     q, k, v = (torch.randn(b, h, sq, d, device="cuda", dtype=dtype)
                for _ in range(3))
 

@@ -42,26 +42,28 @@ hw::Description chip(int64_t scratchpadBytes = 102400) {
   return result ? *result.description : hw::Description();
 }
 
-AttentionShape shape(int64_t batch, int64_t seq, int64_t d,
-                     std::string type = "f16") {
-  AttentionShape s;
+HierarchyAttentionShape shape(int64_t batch, int64_t seq, int64_t d,
+                              std::string type = "f16") {
+  HierarchyAttentionShape s;
   s.batch = batch, s.queries = seq, s.keys = seq, s.headDim = d, s.valueDim = d,
   s.inputType = std::move(type);
   return s;
 }
 
-AttentionChoice choose(const AttentionShape &s, int64_t scratchpad = 102400) {
+HierarchyAttentionChoice choose(const HierarchyAttentionShape &s,
+                                int64_t scratchpad = 102400) {
   hw::Description c = chip(scratchpad);
   std::optional<HierarchyLevels> levels = hierarchyLevels(c);
   EXPECT_TRUE(levels);
-  return chooseAttentionSchedule(s, *levels, c);
+  return chooseHierarchyAttentionSchedule(s, *levels, c);
 }
 
 // Tiles: Q 64 x (64 + 8) halves, Kᵀ 64 x (64 + 8), V 64 x (64 + 8), f32
 // scores (and P V) 64 x (64 + 2), P 64 x (64 + 8), f32 output 64 x (64 + 2),
 // three f32 rows of 64.
 TEST(HierarchyAttentionModel, TilesOfOneBlock) {
-  AttentionTiles t = attentionTiles(shape(1, 1024, 64), 64, 64, 8);
+  HierarchyAttentionTiles t =
+      hierarchyAttentionTiles(shape(1, 1024, 64), 64, 64, 8);
   EXPECT_EQ(t.query, 64 * 72 * 2);
   EXPECT_EQ(t.keysT, 64 * 72 * 2);
   EXPECT_EQ(t.values, 64 * 72 * 2);
@@ -71,7 +73,8 @@ TEST(HierarchyAttentionModel, TilesOfOneBlock) {
   EXPECT_EQ(t.rows, 3 * 64 * 4);
   EXPECT_EQ(t.total(), 71424);
   // The scores' buffer also holds P V, wider when the values are.
-  AttentionTiles wide = attentionTiles(shape(1, 1024, 128), 64, 32, 8);
+  HierarchyAttentionTiles wide =
+      hierarchyAttentionTiles(shape(1, 1024, 128), 64, 32, 8);
   EXPECT_EQ(wide.scores, 64 * 130 * 4);
   EXPECT_EQ(wide.keysT, 128 * 40 * 2);
 }
@@ -79,9 +82,9 @@ TEST(HierarchyAttentionModel, TilesOfOneBlock) {
 // Four groups of 16 query rows, key tiles of 64 (four units of 16, the
 // scores of 16 x 64 in 32 registers per lane), 128 blocks.
 TEST(HierarchyAttentionModel, LargeProblem) {
-  AttentionChoice c = choose(shape(8, 1024, 64));
+  HierarchyAttentionChoice c = choose(shape(8, 1024, 64));
   ASSERT_TRUE(c.schedule) << c.error;
-  const AttentionSchedule &s = *c.schedule;
+  const HierarchyAttentionSchedule &s = *c.schedule;
   EXPECT_EQ(s.intrinsic, "mm16x8x16");
   EXPECT_EQ(s.fragM, 16);
   EXPECT_EQ(s.groups, 4);
@@ -103,7 +106,7 @@ TEST(HierarchyAttentionModel, LargeProblem) {
 // Two heads of 256 queries: 8 blocks of four groups, 16 of two: one group
 // per block gives 32 blocks, the most there can be.
 TEST(HierarchyAttentionModel, SmallProblemFillsBlocks) {
-  AttentionChoice c = choose(shape(2, 256, 64));
+  HierarchyAttentionChoice c = choose(shape(2, 256, 64));
   ASSERT_TRUE(c.schedule) << c.error;
   EXPECT_EQ(c.schedule->groups, 1);
   EXPECT_EQ(c.schedule->blockM, 16);
@@ -114,10 +117,12 @@ TEST(HierarchyAttentionModel, SmallProblemFillsBlocks) {
 // (129792 bytes) or 32 (108800); two groups with key tiles of 64 do
 // (82816). The P V accumulators (16 x 128 over 32 lanes) need 64 registers.
 TEST(HierarchyAttentionModel, ScratchpadShrinksTheBlock) {
-  AttentionChoice c = choose(shape(8, 4096, 128));
+  HierarchyAttentionChoice c = choose(shape(8, 4096, 128));
   ASSERT_TRUE(c.schedule) << c.error;
-  EXPECT_EQ(attentionTiles(shape(8, 4096, 128), 64, 64, 8).total(), 129792);
-  EXPECT_EQ(attentionTiles(shape(8, 4096, 128), 64, 32, 8).total(), 108800);
+  EXPECT_EQ(hierarchyAttentionTiles(shape(8, 4096, 128), 64, 64, 8).total(),
+            129792);
+  EXPECT_EQ(hierarchyAttentionTiles(shape(8, 4096, 128), 64, 32, 8).total(),
+            108800);
   EXPECT_EQ(c.schedule->groups, 2);
   EXPECT_EQ(c.schedule->blockK, 64);
   EXPECT_EQ(c.schedule->tiles.total(), 82816);
@@ -128,9 +133,9 @@ TEST(HierarchyAttentionModel, ScratchpadShrinksTheBlock) {
 // Fewer keys than a tile: one key tile of the smallest size (32: P V needs
 // two steps of the intrinsic's k).
 TEST(HierarchyAttentionModel, FewKeys) {
-  AttentionShape s = shape(64, 40, 64);
+  HierarchyAttentionShape s = shape(64, 40, 64);
   s.keys = 20;
-  AttentionChoice c = choose(s);
+  HierarchyAttentionChoice c = choose(s);
   ASSERT_TRUE(c.schedule) << c.error;
   EXPECT_EQ(c.schedule->blockK, 32);
   EXPECT_EQ(c.schedule->keyTiles, 1);
@@ -141,15 +146,16 @@ TEST(HierarchyAttentionModel, FewKeys) {
 // rows (half the lanes), key tiles of multiples of 16. Key tiles of 64 need
 // 104192 bytes (f32 tiles padded by 4), 32 fit (79104).
 TEST(HierarchyAttentionModel, MultiplyAddsWithoutIntrinsic) {
-  AttentionChoice c = choose(shape(8, 1024, 64, "f32"));
+  HierarchyAttentionChoice c = choose(shape(8, 1024, 64, "f32"));
   ASSERT_TRUE(c.schedule) << c.error;
-  const AttentionSchedule &s = *c.schedule;
+  const HierarchyAttentionSchedule &s = *c.schedule;
   EXPECT_TRUE(s.intrinsic.empty());
   EXPECT_EQ(s.fragM, 16);
   EXPECT_EQ(s.padElements, 4);
   EXPECT_EQ(s.groups, 4);
-  EXPECT_EQ(attentionTiles(shape(8, 1024, 64, "f32"), 64, 64, 4).total(),
-            104192);
+  EXPECT_EQ(
+      hierarchyAttentionTiles(shape(8, 1024, 64, "f32"), 64, 64, 4).total(),
+      104192);
   EXPECT_EQ(s.blockK, 32);
   EXPECT_EQ(s.tiles.total(), 79104);
   EXPECT_EQ(s.accumulatorRegisters, 1);
@@ -158,12 +164,12 @@ TEST(HierarchyAttentionModel, MultiplyAddsWithoutIntrinsic) {
 TEST(HierarchyAttentionModel, Refusals) {
   // Head dimensions the intrinsic's k does not divide, or under two of it.
   for (int64_t d : {24, 16}) {
-    AttentionChoice c = choose(shape(8, 1024, d));
+    HierarchyAttentionChoice c = choose(shape(8, 1024, d));
     EXPECT_FALSE(c.schedule) << d;
     EXPECT_NE(c.error.find("not multiples"), std::string::npos) << c.error;
   }
   // A scratchpad smaller than the smallest block.
-  AttentionChoice tiny = choose(shape(8, 1024, 64), 8192);
+  HierarchyAttentionChoice tiny = choose(shape(8, 1024, 64), 8192);
   EXPECT_FALSE(tiny.schedule);
   EXPECT_NE(tiny.error.find("the smallest block needs"), std::string::npos)
       << tiny.error;

@@ -31,12 +31,12 @@ namespace {
 int64_t align16(int64_t bytes) { return llvm::alignTo(bytes, 16); }
 } // namespace
 
-AttentionTiles strata::attentionTiles(const AttentionShape &shape,
-                                      int64_t blockM, int64_t blockK,
-                                      int64_t pad) {
+HierarchyAttentionTiles
+strata::hierarchyAttentionTiles(const HierarchyAttentionShape &shape,
+                                int64_t blockM, int64_t blockK, int64_t pad) {
   int64_t eb = std::max<int64_t>(typeBytes(shape.inputType), 1);
-  int64_t f32Pad = AttentionSchedule::kF32Pad;
-  AttentionTiles t;
+  int64_t f32Pad = HierarchyAttentionSchedule::kF32Pad;
+  HierarchyAttentionTiles t;
   t.query = align16(blockM * (shape.headDim + pad) * eb);
   t.keysT = align16(shape.headDim * (blockK + pad) * eb);
   t.values = align16(blockK * (shape.valueDim + pad) * eb);
@@ -48,11 +48,12 @@ AttentionTiles strata::attentionTiles(const AttentionShape &shape,
   return t;
 }
 
-AttentionChoice strata::chooseAttentionSchedule(const AttentionShape &shape,
-                                                const HierarchyLevels &levels,
-                                                const hw::Description &chip) {
-  AttentionChoice choice;
-  AttentionSchedule s;
+HierarchyAttentionChoice
+strata::chooseHierarchyAttentionSchedule(const HierarchyAttentionShape &shape,
+                                         const HierarchyLevels &levels,
+                                         const hw::Description &chip) {
+  HierarchyAttentionChoice choice;
+  HierarchyAttentionSchedule s;
   s.levels = levels;
   // 1. The intrinsic.
   const hw::MatrixIntrinsic *mi = nullptr;
@@ -129,8 +130,8 @@ AttentionChoice strata::chooseAttentionSchedule(const AttentionShape &shape,
     groups /= 2;
   for (; groups >= 1; groups /= 2) {
     for (int64_t bk : keyTiles) {
-      AttentionTiles t =
-          attentionTiles(shape, groups * s.fragM, bk, s.padElements);
+      HierarchyAttentionTiles t =
+          hierarchyAttentionTiles(shape, groups * s.fragM, bk, s.padElements);
       if (t.total() > levels.scratchpadBytes)
         continue;
       s.groups = groups, s.blockM = groups * s.fragM, s.blockK = bk;
@@ -143,8 +144,8 @@ AttentionChoice strata::chooseAttentionSchedule(const AttentionShape &shape,
       return choice;
     }
   }
-  AttentionTiles smallest =
-      attentionTiles(shape, s.fragM, keyTiles.back(), s.padElements);
+  HierarchyAttentionTiles smallest =
+      hierarchyAttentionTiles(shape, s.fragM, keyTiles.back(), s.padElements);
   choice.error = "the smallest block needs " +
                  std::to_string(smallest.total()) + " bytes of '" +
                  levels.scratchpad + "', which has " +
@@ -152,7 +153,7 @@ AttentionChoice strata::chooseAttentionSchedule(const AttentionShape &shape,
   return choice;
 }
 
-nlohmann::json AttentionSchedule::toJson() const {
+nlohmann::json HierarchyAttentionSchedule::toJson() const {
   return nlohmann::json{{"kind", "attention"},
                         {"intrinsic", intrinsic},
                         {"block", {levels.block, blockM, blockK}},

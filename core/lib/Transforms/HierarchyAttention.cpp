@@ -174,7 +174,7 @@ struct Chain {
   SmallVector<linalg::LinalgOp> scales; // on the scores before the softmax
   SmallVector<Operation *> ops;         // the chain's ops, erased once mapped
   SmallVector<Value> temporaries;       // buffers only the chain uses
-  AttentionShape shape;
+  HierarchyAttentionShape shape;
   Type inputType, scoreType;
 };
 
@@ -395,7 +395,8 @@ FailureOr<Chain> matchChain(linalg::LinalgOp qkOp) {
 class AttentionEmitter {
 public:
   AttentionEmitter(ImplicitLocOpBuilder &b, Chain &ch,
-                   const AttentionSchedule &s, const HierarchySchedule &hs)
+                   const HierarchyAttentionSchedule &s,
+                   const HierarchySchedule &hs)
       : b(b), k(b, hs), ch(ch), s(s) {}
 
   void emit();
@@ -490,7 +491,7 @@ private:
   ImplicitLocOpBuilder &b;
   KernelBuilder k;
   Chain &ch;
-  const AttentionSchedule &s;
+  const HierarchyAttentionSchedule &s;
 };
 
 void AttentionEmitter::lanesProduct(Value laneId, Value a, Value bt,
@@ -568,9 +569,9 @@ void AttentionEmitter::emit() {
   MLIRContext *ctx = b.getContext();
   auto space = MemAttr::get(ctx, s.levels.scratchpad);
   Type elem = ch.inputType, f32t = b.getF32Type();
-  const AttentionShape &sh = ch.shape;
+  const HierarchyAttentionShape &sh = ch.shape;
   int64_t bm = s.blockM, bk = s.blockK, d = sh.headDim, dv = sh.valueDim;
-  int64_t pad = s.padElements, fpad = AttentionSchedule::kF32Pad;
+  int64_t pad = s.padElements, fpad = HierarchyAttentionSchedule::kF32Pad;
   int64_t lanes = s.lanesPerBlock(), groupLanes = s.levels.lanes;
   // Guards only where tiles do not divide the extents.
   bool partialQueries = sh.queries % bm != 0, partialKeys = sh.keys % bk != 0;
@@ -793,7 +794,8 @@ LogicalResult hierarchy::mapAttention(func::FuncOp func,
     FailureOr<Chain> ch = matchChain(qk);
     if (failed(ch))
       continue;
-    AttentionChoice choice = chooseAttentionSchedule(ch->shape, levels, chip);
+    HierarchyAttentionChoice choice =
+        chooseHierarchyAttentionSchedule(ch->shape, levels, chip);
     if (!choice.schedule) {
       ch->pv.op->emitRemark("strata-map-hierarchy: attention is mapped as "
                             "separate ops: ")

@@ -1,5 +1,4 @@
-//===- HierarchyAttentionModel.h - Fused attention on nested levels -*- C++
-//-*-===//
+//===- HierarchyAttentionModel.h - Fused attention --------------*- C++ -*-===//
 //
 // The schedule of scaled dot-product attention, out = softmax(scale(Q Kᵀ)) V,
 // as one kernel on a chip whose scratchpad is owned by a level with groups of
@@ -26,13 +25,13 @@ namespace strata {
 /// Attention as the model sees it: `batch` independent problems (batch x
 /// heads), `queries` x `headDim` queries, `keys` x `headDim` keys and
 /// `keys` x `valueDim` values of element type `inputType`.
-struct AttentionShape {
+struct HierarchyAttentionShape {
   int64_t batch = 1, queries = 1, keys = 1, headDim = 1, valueDim = 1;
   std::string inputType = "f16";
 };
 
 /// Scratchpad tiles of one block, in bytes, each a multiple of 16.
-struct AttentionTiles {
+struct HierarchyAttentionTiles {
   int64_t query = 0;  ///< Q tile: blockM x (headDim + pad), input type
   int64_t keysT = 0;  ///< Kᵀ tile: headDim x (blockK + pad), input type
   int64_t values = 0; ///< V tile: blockK x (valueDim + pad), input type
@@ -46,7 +45,7 @@ struct AttentionTiles {
   }
 };
 
-struct AttentionSchedule {
+struct HierarchyAttentionSchedule {
   HierarchyLevels levels;
   /// The matrix intrinsic the groups issue for both products (Q Kᵀ and
   /// P V) and its shape.
@@ -60,7 +59,7 @@ struct AttentionSchedule {
   /// rows for the accumulators' pair stores).
   int64_t padElements = 0;
   static constexpr int64_t kF32Pad = 2;
-  AttentionTiles tiles;
+  HierarchyAttentionTiles tiles;
   /// Grid: batch x query tiles; key tiles per block.
   int64_t gridBatch = 1, gridQueries = 1, keyTiles = 1;
   /// Registers one lane keeps accumulators in (scores and P V products).
@@ -71,19 +70,21 @@ struct AttentionSchedule {
 };
 
 /// The tiles of a block of `blockM` query rows and `blockK` keys.
-AttentionTiles attentionTiles(const AttentionShape &shape, int64_t blockM,
-                              int64_t blockK, int64_t padElements);
+HierarchyAttentionTiles
+hierarchyAttentionTiles(const HierarchyAttentionShape &shape, int64_t blockM,
+                        int64_t blockK, int64_t padElements);
 
 /// The schedule of `shape` on `chip`, or an error message: no intrinsic the
 /// group level issues for the input type, head dimensions the intrinsic's
 /// shape does not divide, or no block that fits the scratchpad.
-struct AttentionChoice {
-  std::optional<AttentionSchedule> schedule;
+struct HierarchyAttentionChoice {
+  std::optional<HierarchyAttentionSchedule> schedule;
   std::string error;
 };
-AttentionChoice chooseAttentionSchedule(const AttentionShape &shape,
-                                        const HierarchyLevels &levels,
-                                        const hw::Description &chip);
+HierarchyAttentionChoice
+chooseHierarchyAttentionSchedule(const HierarchyAttentionShape &shape,
+                                 const HierarchyLevels &levels,
+                                 const hw::Description &chip);
 
 } // namespace strata
 
