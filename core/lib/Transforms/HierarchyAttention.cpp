@@ -451,6 +451,107 @@ private:
       indices.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
     memref::StoreOp::create(b, v, ch.pv.c->get(), indices);
   }
+  /// A plain array read at (batch, row, column): the buffer and, per
+  /// dimension, which of the three it indexes (0, 1, 2).
+  struct RowSource {
+    Value buffer;
+    SmallVector<int64_t> roles;
+  };
+  /// `operand` of `op` as a RowSource, `roles` giving the role of each of
+  /// `op`'s loops (-1: none); nullopt unless it is a static identity-layout
+  /// array of rank 3 whose last dimension is the column.
+  std::optional<RowSource> rowSource(linalg::LinalgOp op, OpOperand *operand,
+                                     ArrayRef<int64_t> roles) {
+    auto type = dyn_cast<MemRefType>(operand->get().getType());
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        type.getRank() != 3 || !map.isProjectedPermutation() ||
+        map.getNumResults() != 3)
+      return std::nullopt;
+    RowSource src{operand->get(), {}};
+    for (unsigned i = 0; i < 3; ++i)
+      src.roles.push_back(roles[map.getDimPosition(i)]);
+    SmallVector<int64_t> sorted(src.roles);
+    llvm::sort(sorted);
+    if (sorted != SmallVector<int64_t>{0, 1, 2} || src.roles[2] != 2)
+      return std::nullopt;
+    return src;
+  }
+  /// Q, K (through the transpose) and V as RowSources.
+  std::optional<RowSource> querySource() {
+    SmallVector<int64_t> roles(ch.qk.op.getNumLoops(), -1);
+    roles[ch.qk.batch] = 0, roles[ch.qk.m] = 1, roles[ch.qk.k] = 2;
+    return rowSource(ch.qk.op, ch.qk.a, roles);
+  }
+  std::optional<RowSource> keySource() {
+    SmallVector<int64_t> roles(ch.qk.op.getNumLoops(), -1);
+    roles[ch.qk.batch] = 0, roles[ch.qk.n] = 1, roles[ch.qk.k] = 2;
+    if (!ch.transpose)
+      return rowSource(ch.qk.op, ch.qk.b, roles);
+    // The transpose's loops take the roles of the qk loops that read the
+    // same dimension of Kᵀ.
+    AffineMap map = ch.qk.op.getMatchingIndexingMap(ch.qk.b);
+    linalg::LinalgOp t = ch.transpose;
+    AffineMap out = t.getMatchingIndexingMap(t.getDpsInitOperand(0));
+    SmallVector<int64_t> tRoles(t.getNumLoops(), -1);
+    for (unsigned i = 0; i < map.getNumResults(); ++i)
+      tRoles[out.getDimPosition(i)] = roles[map.getDimPosition(i)];
+    return rowSource(t, t.getDpsInputOperand(0), tRoles);
+  }
+  std::optional<RowSource> valueSource() {
+    SmallVector<int64_t> roles(ch.pv.op.getNumLoops(), -1);
+    roles[ch.pv.batch] = 0, roles[ch.pv.k] = 1, roles[ch.pv.n] = 2;
+    return rowSource(ch.pv.op, ch.pv.b, roles);
+  }
+  /// Copies rows [row0, row0 + rows) x `cols` of `src` for batch `bh` into
+  /// `tile` (transposed: tile[col, row]), zero at rows from `extent` on (no
+  /// check when `extent` is 0: the tiles divide the rows), in
+  /// vectors of 16 bytes (consecutive lanes, consecutive vectors of a row);
+  /// false, emitting nothing, when the rows are not whole vectors.
+  bool copyRows(Value laneId, const std::optional<RowSource> &src, Value bh,
+                Value row0, int64_t rows, int64_t cols, int64_t extent,
+                Value tile, bool transposed) {
+    Type elem = ch.inputType;
+    int64_t eb = llvm::divideCeil(elem.getIntOrFloatBitWidth(), 8);
+    int64_t width = 16 / eb;
+    int64_t pitch = cast<MemRefType>(tile.getType()).getShape().back();
+    if (!src || 16 % eb != 0 || cols % width != 0 ||
+        (!transposed && pitch % width != 0) ||
+        getElementTypeOrSelf(src->buffer.getType()) != elem)
+      return false;
+    auto vectorType = VectorType::get({width}, elem);
+    int64_t perRow = cols / width;
+    bool partial = extent > 0;
+    k.strided(laneId, rows * perRow, s.lanesPerBlock(), [&](Value e) {
+      Value r = k.div(e, perRow), c = k.mul(k.rem(e, perRow), width);
+      Value g = k.add(row0, r);
+      SmallVector<Value> at(3);
+      for (unsigned i = 0; i < 3; ++i)
+        at[i] = src->roles[i] == 0 ? bh : src->roles[i] == 1 ? g : c;
+      auto load = [&]() -> Value {
+        return vector::LoadOp::create(b, vectorType, src->buffer, at, false,
+                                      llvm::MaybeAlign(16));
+      };
+      Value v;
+      if (partial) {
+        Value zero = arith::ConstantOp::create(
+            b, DenseElementsAttr::get(vectorType, b.getZeroAttr(elem)));
+        v = guardedLoad(k.lt(g, k.idx(extent)), zero, load);
+      } else {
+        v = load();
+      }
+      if (!transposed) {
+        vector::StoreOp::create(b, v, tile, ValueRange{r, c}, false,
+                                llvm::MaybeAlign(16));
+        return;
+      }
+      for (int64_t i = 0; i < width; ++i)
+        memref::StoreOp::create(
+            b, vector::ExtractOp::create(b, v, ArrayRef<int64_t>{i}), tile,
+            ValueRange{k.add(c, k.idx(i)), r});
+    });
+    return true;
+  }
   /// The scale ops on score `x` (f32), in the scores' type.
   Value scaled(Value x) {
     if (ch.scales.empty())
@@ -618,15 +719,19 @@ void AttentionEmitter::emit() {
           Value zeroIn = arith::ConstantOp::create(b, b.getZeroAttr(elem));
           // The Q tile, zero past the queries; O = 0, max = -inf, sum = 0.
           laneLoop([&](Value id) {
-            k.strided(id, bm * d, lanes, [&](Value e) {
-              Value r = k.div(e, d), c = k.rem(e, d);
-              Value query = k.add(q0, r);
-              Value in =
-                  partialQueries ? k.lt(query, k.idx(sh.queries)) : Value();
-              Value v = guardedLoad(in, zeroIn,
-                                    [&] { return loadQuery(bh, query, c); });
-              memref::StoreOp::create(b, v, qTile, ValueRange{r, c});
-            });
+            // Rows of 16-byte vectors where Q is a plain array, else one
+            // element at a time through its indexing map.
+            if (!copyRows(id, querySource(), bh, q0, bm, d,
+                          partialQueries ? sh.queries : 0, qTile, false))
+              k.strided(id, bm * d, lanes, [&](Value e) {
+                Value r = k.div(e, d), c = k.rem(e, d);
+                Value query = k.add(q0, r);
+                Value in =
+                    partialQueries ? k.lt(query, k.idx(sh.queries)) : Value();
+                Value v = guardedLoad(in, zeroIn,
+                                      [&] { return loadQuery(bh, query, c); });
+                memref::StoreOp::create(b, v, qTile, ValueRange{r, c});
+              });
             k.strided(id, bm * dv, lanes, [&](Value e) {
               Value r = k.div(e, dv), c = k.rem(e, dv);
               memref::StoreOp::create(b, f32(0), oTile, ValueRange{r, c});
@@ -649,22 +754,26 @@ void AttentionEmitter::emit() {
             // there, whatever lies past the end of V). Consecutive lanes read
             // consecutive elements of a key's row.
             laneLoop([&](Value id) {
-              k.strided(id, bk * d, lanes, [&](Value e) {
-                Value key = k.div(e, d), c = k.rem(e, d);
-                Value gk = k.add(key0, key);
-                Value in = partialKeys ? k.lt(gk, k.idx(sh.keys)) : Value();
-                Value v =
-                    guardedLoad(in, zeroIn, [&] { return loadKey(bh, gk, c); });
-                memref::StoreOp::create(b, v, kTile, ValueRange{c, key});
-              });
-              k.strided(id, bk * dv, lanes, [&](Value e) {
-                Value key = k.div(e, dv), c = k.rem(e, dv);
-                Value gk = k.add(key0, key);
-                Value in = partialKeys ? k.lt(gk, k.idx(sh.keys)) : Value();
-                Value v = guardedLoad(in, zeroIn,
-                                      [&] { return loadValue(bh, gk, c); });
-                memref::StoreOp::create(b, v, vTile, ValueRange{key, c});
-              });
+              if (!copyRows(id, keySource(), bh, key0, bk, d,
+                            partialKeys ? sh.keys : 0, kTile, true))
+                k.strided(id, bk * d, lanes, [&](Value e) {
+                  Value key = k.div(e, d), c = k.rem(e, d);
+                  Value gk = k.add(key0, key);
+                  Value in = partialKeys ? k.lt(gk, k.idx(sh.keys)) : Value();
+                  Value v = guardedLoad(in, zeroIn,
+                                        [&] { return loadKey(bh, gk, c); });
+                  memref::StoreOp::create(b, v, kTile, ValueRange{c, key});
+                });
+              if (!copyRows(id, valueSource(), bh, key0, bk, dv,
+                            partialKeys ? sh.keys : 0, vTile, false))
+                k.strided(id, bk * dv, lanes, [&](Value e) {
+                  Value key = k.div(e, dv), c = k.rem(e, dv);
+                  Value gk = k.add(key0, key);
+                  Value in = partialKeys ? k.lt(gk, k.idx(sh.keys)) : Value();
+                  Value v = guardedLoad(in, zeroIn,
+                                        [&] { return loadValue(bh, gk, c); });
+                  memref::StoreOp::create(b, v, vTile, ValueRange{key, c});
+                });
             });
             gpu::BarrierOp::create(b);
             // S = Q Kᵀ for the group's rows.

@@ -54,18 +54,21 @@ func.func @attention(%q: tensor<4x100x64xf16>, %k: tensor<4x100x64xf16>, %v: ten
 // MAP-NEXT: %[[O:.*]] = memref.view %[[SHARED]][%c27264][] : {{.*}} to memref<16x66xf32, #strata.mem<"shared">>
 // MAP-NEXT: %[[ROWS:.*]] = memref.view %[[SHARED]][%c31488][] : {{.*}} to memref<3x16xf32, #strata.mem<"shared">>
 // MAP: scf.forall (%{{.*}}) in (1) {
-// The Q tile, zero past the 100 queries; O = 0, max = -inf, sum = 0.
+// The Q tile in rows of 16-byte vectors, zero past the 100 queries; O = 0,
+// max = -inf, sum = 0.
 // MAP: arith.cmpi ult, %{{.*}}, %c100 : index
-// MAP: memref.load %arg0[%[[BH]], {{.*}}] : memref<4x100x64xf16>
-// MAP: memref.store {{.*}}, %[[Q]]
+// MAP: vector.load %arg0[%[[BH]], {{.*}}] {alignment = 16 : i64} : memref<4x100x64xf16>, vector<8xf16>
+// MAP: } else {
+// MAP: vector.store {{.*}}, %[[Q]][{{.*}}] {alignment = 16 : i64} : memref<16x72xf16, #strata.mem<"shared">>, vector<8xf16>
 // MAP: memref.store %cst{{.*}}, %[[ROWS]][%c0,
 // MAP: gpu.barrier
-// Two key tiles of 64; K read through the transpose, zero past the keys.
+// Two key tiles of 64; K read (in rows of K, through the transpose) and
+// stored transposed, zero past the keys; V in rows.
 // MAP: scf.for %[[KTILE:.*]] = %c0 to %c2 step %c1 {
-// MAP: memref.load %arg1[%[[BH]], {{.*}}] : memref<4x100x64xf16>
-// MAP: memref.store {{.*}}, %[[KT]]
-// MAP: memref.load %arg2[%[[BH]], {{.*}}] : memref<4x100x64xf16>
-// MAP: memref.store {{.*}}, %[[V]]
+// MAP: vector.load %arg1[%[[BH]], {{.*}}] {alignment = 16 : i64} : memref<4x100x64xf16>, vector<8xf16>
+// MAP-COUNT-8: memref.store {{.*}}, %[[KT]]
+// MAP: vector.load %arg2[%[[BH]], {{.*}}] {alignment = 16 : i64} : memref<4x100x64xf16>, vector<8xf16>
+// MAP: vector.store {{.*}}, %[[V]]
 // MAP: gpu.barrier
 // S = Q Kᵀ: a k loop of 4 steps over the head dimension, 8 fragments.
 // MAP: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args({{.*}}) -> (vector<16x8xf32>,
