@@ -45,6 +45,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <limits>
 
@@ -389,6 +390,54 @@ FailureOr<Chain> matchChain(linalg::LinalgOp qkOp) {
   ch.shape.valueDim = pv->extentN;
   ch.shape.inputType = typeName(ch.inputType);
   return ch;
+}
+
+/// The kernel replaces the chain at the second product, so it reads K later
+/// than the transpose (or the first product) did, Q later than the first
+/// product did. Safe when nothing but the chain uses those buffers (or the
+/// output) in between, except deallocations, which move after the second
+/// product, and when the output is not a buffer other blocks read; false,
+/// changing nothing, otherwise.
+/// The buffer `v` is a view of.
+Value rootOf(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+bool makeRoomAtSecondProduct(Chain &ch) {
+  Value keys =
+      ch.transpose ? ch.transpose.getDpsInputOperand(0)->get() : ch.qk.b->get();
+  // The output is written while other blocks still read K and V: it may
+  // not be either. It may be Q's buffer (bufferization reuses it) when each
+  // block writes exactly the rows of Q it read, all before any write.
+  Value out = rootOf(ch.pv.c->get());
+  if (out == rootOf(keys) || out == rootOf(ch.pv.b->get()))
+    return false;
+  if (out == rootOf(ch.qk.a->get()) &&
+      (ch.qk.a->get() != ch.pv.c->get() ||
+       !indexes(ch.qk.op.getMatchingIndexingMap(ch.qk.a),
+                {ch.qk.batch, ch.qk.m, ch.qk.k}) ||
+       ch.shape.headDim != ch.shape.valueDim))
+    return false;
+  SmallVector<Value> buffers = {ch.qk.a->get(), keys, ch.pv.b->get(),
+                                ch.pv.c->get()};
+  Operation *first = ch.ops.front(), *last = ch.pv.op;
+  SmallVector<Operation *> deallocs;
+  for (Operation *op = first->getNextNode(); op && op != last;
+       op = op->getNextNode()) {
+    if (llvm::is_contained(ch.ops, op))
+      continue;
+    if (!llvm::any_of(op->getOperands(),
+                      [&](Value v) { return llvm::is_contained(buffers, v); }))
+      continue;
+    if (!isa<memref::DeallocOp>(op))
+      return false;
+    deallocs.push_back(op);
+  }
+  for (Operation *op : llvm::reverse(deallocs))
+    op->moveAfter(last);
+  return true;
 }
 
 /// Builds the kernel of one chain.
@@ -911,9 +960,16 @@ LogicalResult hierarchy::mapAttention(func::FuncOp func,
           << choice.error;
       continue;
     }
+    if (!makeRoomAtSecondProduct(*ch)) {
+      ch->pv.op->emitRemark("strata-map-hierarchy: attention is mapped as "
+                            "separate ops: its output is one of its inputs, "
+                            "or they are used by other ops between its first "
+                            "and its second product");
+      continue;
+    }
+    // The kernel builder reads only the levels of a contraction schedule.
     HierarchySchedule hs;
     hs.levels = levels;
-    hs.groupsM = choice.schedule->groups;
     ImplicitLocOpBuilder b(ch->pv.op->getLoc(), ch->pv.op);
     AttentionEmitter(b, *ch, *choice.schedule, hs).emit();
     for (Operation *op : llvm::reverse(ch->ops)) {

@@ -2,7 +2,7 @@
 """Runs the mapped IR of a fused attention kernel on the host and compares
 its result with a reference computed here.
 
-  attention-emulate.py CASE TARGET WORKDIR
+  attention-emulate.py CASE TARGET WORKDIR [--scale-q]
 
 CASE is a gpu_bench.py attention case (attn_TYPE_BxHxSxD). The case is
 compiled with `strata-compile --emit=mlir` for TARGET; the mapped IR (one
@@ -15,7 +15,9 @@ script refuses schedules with more groups. What it checks is the kernel's
 arithmetic: tile indices, guards of the partial query and key tiles, masking,
 the online softmax and the final division, against softmax(scale(Q Kᵀ)) V
 computed in double precision from the same inputs (the scores rounded to the
-inputs' type before the scale, as the input program does).
+inputs' type before the scale, as the input program does). With --scale-q
+the program scales Q instead of the scores (as JAX exports it): Q scaled is
+a temporary, which bufferization places in the output's buffer.
 """
 import math
 import os
@@ -78,14 +80,47 @@ def strip(mapped):
     return "\n".join(out)
 
 
+def scale_q_first(program, t, n, s, d):
+    """The program with Q scaled before the product instead of the scores."""
+    lines, out, skip = program.splitlines(), [], False
+    for line in lines:
+        if line.startswith("  %x = linalg.generic"):
+            skip = True
+            continue
+        if skip:
+            skip = not line.startswith("  } ->")
+            continue
+        out.append(line)
+    qkv = "tensor<%dx%dx%dx%s>" % (n, s, d, t)
+    text = "\n".join(out) + "\n"
+    text = text.replace("linalg.softmax dimension(2) ins(%x :",
+                        "linalg.softmax dimension(2) ins(%s :")
+    text = text.replace("linalg.batch_matmul ins(%q, %kt", "linalg.batch_matmul ins(%qs, %kt")
+    scale = "  %zero = arith.constant 0.0 : " + t + "\n"
+    return text.replace(scale, scale + "\n".join([
+        "  %qs0 = tensor.empty() : " + qkv,
+        "  %qs = linalg.generic {indexing_maps = [#id, #id], iterator_types = "
+        "[\"parallel\", \"parallel\", \"parallel\"]} ins(%q : " + qkv +
+        ") outs(%qs0 : " + qkv + ") {",
+        "  ^bb0(%in: " + t + ", %out: " + t + "):",
+        "    %c = arith.constant " + "%.9g" % (1.0 / d ** 0.5) + " : " + t,
+        "    %r = arith.mulf %in, %c : " + t,
+        "    linalg.yield %r : " + t,
+        "  } -> " + qkv]) + "\n")
+
+
 def main():
     case, target, work = sys.argv[1], sys.argv[2], sys.argv[3]
+    scale_q = "--scale-q" in sys.argv
     t, b, h, s, d = gpu_bench.parse_attention(case)
     n = b * h
     os.makedirs(work, exist_ok=True)
-    src = os.path.join(work, case + ".mlir")
+    src = os.path.join(work, case + (".q" if scale_q else "") + ".mlir")
+    program = gpu_bench.mlir(case)
+    if scale_q:
+        program = scale_q_first(program, t, n, s, d)
     with open(src, "w") as f:
-        f.write(gpu_bench.mlir(case))
+        f.write(program)
     mapped = subprocess.run(
         ["strata-compile", src, "--target=" + target, "--emit=mlir", "-o", "-"],
         check=True, capture_output=True, text=True).stdout
@@ -130,7 +165,7 @@ def main():
         "    %u = memref.cast %f : " + fty + " to memref<*xf32>",
         "    call @printMemrefF32(%u) : (memref<*xf32>) -> ()",
         "    return", "  }", "}", ""])
-    host = os.path.join(work, case + ".host.mlir")
+    host = os.path.join(work, case + (".q" if scale_q else "") + ".host.mlir")
     with open(host, "w") as f:
         f.write(module)
     lowered = subprocess.run(
@@ -165,6 +200,11 @@ def main():
         for i in range(s):
             scores = []
             for j in range(s):
+                if scale_q:
+                    dot = sum(round_to(t, q[base + i * d + x] * round_to(t, scale)) *
+                              k[base + j * d + x] for x in range(d))
+                    scores.append(round_to(t, dot))
+                    continue
                 dot = sum(q[base + i * d + x] * k[base + j * d + x] for x in range(d))
                 scores.append(round_to(t, round_to(t, dot) * round_to(t, scale)))
             mx = max(scores)
