@@ -60,18 +60,19 @@ HierarchyAttentionChoice choose(const HierarchyAttentionShape &s,
 
 // Tiles: Q 64 x (64 + 8) halves, Kᵀ 64 x (64 + 8), V 64 x (64 + 8), f32
 // scores (and P V) 64 x (64 + 2), P 64 x (64 + 8), f32 output 64 x (64 + 2),
-// three f32 rows of 64.
+// f32 rows of 64: maximum, sum, factor, next maximum, and a partial maximum
+// and sum for each of the 2 lanes of a row.
 TEST(HierarchyAttentionModel, TilesOfOneBlock) {
   HierarchyAttentionTiles t =
-      hierarchyAttentionTiles(shape(1, 1024, 64), 64, 64, 8);
+      hierarchyAttentionTiles(shape(1, 1024, 64), 64, 64, 8, 2);
   EXPECT_EQ(t.query, 64 * 72 * 2);
   EXPECT_EQ(t.keysT, 64 * 72 * 2);
   EXPECT_EQ(t.values, 64 * 72 * 2);
   EXPECT_EQ(t.scores, 64 * 66 * 4);
   EXPECT_EQ(t.probs, 64 * 72 * 2);
   EXPECT_EQ(t.output, 64 * 66 * 4);
-  EXPECT_EQ(t.rows, 3 * 64 * 4);
-  EXPECT_EQ(t.total(), 71424);
+  EXPECT_EQ(t.rows, 8 * 64 * 4);
+  EXPECT_EQ(t.total(), 72704);
   // The scores' buffer also holds P V, wider when the values are.
   HierarchyAttentionTiles wide =
       hierarchyAttentionTiles(shape(1, 1024, 128), 64, 32, 8);
@@ -95,12 +96,13 @@ TEST(HierarchyAttentionModel, LargeProblem) {
   EXPECT_EQ(s.gridQueries, 16);
   EXPECT_EQ(s.keyTiles, 16);
   EXPECT_EQ(s.accumulatorRegisters, 32);
-  EXPECT_EQ(s.tiles.total(), 71424);
+  EXPECT_EQ(s.tiles.total(), 72704);
+  EXPECT_EQ(s.rowLanes, 2);
   EXPECT_EQ(s.lanesPerBlock(), 128);
   json doc = s.toJson();
   EXPECT_EQ(doc["kind"], "attention");
   EXPECT_EQ(doc["grid"], json::array({8, 16}));
-  EXPECT_EQ(doc["scratchpad_bytes"], 71424);
+  EXPECT_EQ(doc["scratchpad_bytes"], 72704);
 }
 
 // Two heads of 256 queries: 8 blocks of four groups, 16 of two: one group
@@ -114,18 +116,18 @@ TEST(HierarchyAttentionModel, SmallProblemFillsBlocks) {
 }
 
 // Head dimension 128: four groups do not fit 100 KiB with key tiles of 64
-// (129792 bytes) or 32 (108800); two groups with key tiles of 64 do
-// (82816). The P V accumulators (16 x 128 over 32 lanes) need 64 registers.
+// (131072 bytes) or 32 (110080); two groups with key tiles of 64 do
+// (83456). The P V accumulators (16 x 128 over 32 lanes) need 64 registers.
 TEST(HierarchyAttentionModel, ScratchpadShrinksTheBlock) {
   HierarchyAttentionChoice c = choose(shape(8, 4096, 128));
   ASSERT_TRUE(c.schedule) << c.error;
-  EXPECT_EQ(hierarchyAttentionTiles(shape(8, 4096, 128), 64, 64, 8).total(),
-            129792);
-  EXPECT_EQ(hierarchyAttentionTiles(shape(8, 4096, 128), 64, 32, 8).total(),
-            108800);
+  EXPECT_EQ(hierarchyAttentionTiles(shape(8, 4096, 128), 64, 64, 8, 2).total(),
+            131072);
+  EXPECT_EQ(hierarchyAttentionTiles(shape(8, 4096, 128), 64, 32, 8, 2).total(),
+            110080);
   EXPECT_EQ(c.schedule->groups, 2);
   EXPECT_EQ(c.schedule->blockK, 64);
-  EXPECT_EQ(c.schedule->tiles.total(), 82816);
+  EXPECT_EQ(c.schedule->tiles.total(), 83456);
   EXPECT_EQ(c.schedule->accumulatorRegisters, 64);
   EXPECT_LE(c.schedule->tiles.total(), 102400);
 }
@@ -144,7 +146,7 @@ TEST(HierarchyAttentionModel, FewKeys) {
 
 // No intrinsic for f32 operands: multiply-adds by the lanes, groups of 16
 // rows (half the lanes), key tiles of multiples of 16. Key tiles of 64 need
-// 104192 bytes (f32 tiles padded by 4), 32 fit (79104).
+// 105472 bytes (f32 tiles padded by 4), 32 fit (80384).
 TEST(HierarchyAttentionModel, MultiplyAddsWithoutIntrinsic) {
   HierarchyAttentionChoice c = choose(shape(8, 1024, 64, "f32"));
   ASSERT_TRUE(c.schedule) << c.error;
@@ -154,10 +156,10 @@ TEST(HierarchyAttentionModel, MultiplyAddsWithoutIntrinsic) {
   EXPECT_EQ(s.padElements, 4);
   EXPECT_EQ(s.groups, 4);
   EXPECT_EQ(
-      hierarchyAttentionTiles(shape(8, 1024, 64, "f32"), 64, 64, 4).total(),
-      104192);
+      hierarchyAttentionTiles(shape(8, 1024, 64, "f32"), 64, 64, 4, 2).total(),
+      105472);
   EXPECT_EQ(s.blockK, 32);
-  EXPECT_EQ(s.tiles.total(), 79104);
+  EXPECT_EQ(s.tiles.total(), 80384);
   EXPECT_EQ(s.accumulatorRegisters, 1);
 }
 

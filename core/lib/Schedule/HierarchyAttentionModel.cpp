@@ -33,7 +33,8 @@ int64_t align16(int64_t bytes) { return llvm::alignTo(bytes, 16); }
 
 HierarchyAttentionTiles
 strata::hierarchyAttentionTiles(const HierarchyAttentionShape &shape,
-                                int64_t blockM, int64_t blockK, int64_t pad) {
+                                int64_t blockM, int64_t blockK, int64_t pad,
+                                int64_t rowLanes) {
   int64_t eb = std::max<int64_t>(typeBytes(shape.inputType), 1);
   int64_t f32Pad = HierarchyAttentionSchedule::kF32Pad;
   HierarchyAttentionTiles t;
@@ -44,7 +45,7 @@ strata::hierarchyAttentionTiles(const HierarchyAttentionShape &shape,
                      int64_t(4));
   t.probs = align16(blockM * (blockK + pad) * eb);
   t.output = align16(blockM * (shape.valueDim + f32Pad) * int64_t(4));
-  t.rows = align16(3 * blockM * int64_t(4));
+  t.rows = align16((4 + 2 * rowLanes) * blockM * int64_t(4));
   return t;
 }
 
@@ -107,6 +108,12 @@ strata::chooseHierarchyAttentionSchedule(const HierarchyAttentionShape &shape,
   int64_t first = unit;
   while (first < 2 * s.fragK)
     first *= 2;
+  // The block has lanes / fragM lanes per query row: they share its
+  // statistics (a power of two dividing every key tile).
+  int64_t rowLanes = 1;
+  while (rowLanes * 2 * s.fragM <= lanes && first % (rowLanes * 2) == 0)
+    rowLanes *= 2;
+  s.rowLanes = rowLanes;
   for (int64_t bk = first;
        bk <= std::max(4 * unit, first) && bk <= std::max(keysUp, first);
        bk *= 2)
@@ -130,8 +137,8 @@ strata::chooseHierarchyAttentionSchedule(const HierarchyAttentionShape &shape,
     groups /= 2;
   for (; groups >= 1; groups /= 2) {
     for (int64_t bk : keyTiles) {
-      HierarchyAttentionTiles t =
-          hierarchyAttentionTiles(shape, groups * s.fragM, bk, s.padElements);
+      HierarchyAttentionTiles t = hierarchyAttentionTiles(
+          shape, groups * s.fragM, bk, s.padElements, rowLanes);
       if (t.total() > levels.scratchpadBytes)
         continue;
       s.groups = groups, s.blockM = groups * s.fragM, s.blockK = bk;
@@ -144,8 +151,8 @@ strata::chooseHierarchyAttentionSchedule(const HierarchyAttentionShape &shape,
       return choice;
     }
   }
-  HierarchyAttentionTiles smallest =
-      hierarchyAttentionTiles(shape, s.fragM, keyTiles.back(), s.padElements);
+  HierarchyAttentionTiles smallest = hierarchyAttentionTiles(
+      shape, s.fragM, keyTiles.back(), s.padElements, rowLanes);
   choice.error = "the smallest block needs " +
                  std::to_string(smallest.total()) + " bytes of '" +
                  levels.scratchpad + "', which has " +
@@ -161,6 +168,7 @@ nlohmann::json HierarchyAttentionSchedule::toJson() const {
                         {"grid", {gridBatch, gridQueries}},
                         {"key_tiles", keyTiles},
                         {"pad", padElements},
+                        {"row_lanes", rowLanes},
                         {"scratchpad_bytes", tiles.total()},
                         {"accumulator_registers", accumulatorRegisters},
                         {"lanes", lanesPerBlock()}};

@@ -12,11 +12,12 @@
 //         lanes: Kᵀ and V tiles (zero past the keys);            barrier
 //         group: its fragM rows of S = Q Kᵀ, vector.contract at the
 //                intrinsic's shape (strata.intrinsic), stored f32; barrier
-//         lanes, one row each: the scale ops, m' = max(m, rowmax(S)) over
-//                the keys that exist, P = exp(S - m') (0 past the keys),
-//                l = l e^(m - m') + rowsum(P), a = e^(m - m');     barrier
+//         lanes, rowLanes per row, each a slice of the keys: the scale
+//                ops, the slice's maximum over the keys that exist; barrier
+//                m' = max(m, the slices' maxima), P = exp(S - m') (0 past
+//                the keys), the slice's sum of P, a = e^(m - m');  barrier
 //         group: its rows of P V, vector.contract, stored f32;   barrier
-//         lanes: O = O a + P V
+//         lanes: O = O a + P V, l = l a + the slices' sums, m = m'
 //       barrier; lanes: out = O / l for the queries that exist
 //
 // Without a matrix intrinsic (f32 inputs) the products too are computed by
@@ -754,8 +755,12 @@ void AttentionEmitter::emit() {
         offset += s.tiles.probs;
         Value oTile = view({bm, dv + fpad}, f32t, offset);
         offset += s.tiles.output;
-        Value rows = view({3, bm}, f32t, offset); // max, sum, rescale factor
-        Value rMax = k.idx(0), rSum = k.idx(1), rScale = k.idx(2);
+        // Rows: maximum, sum, rescale factor, next maximum, then each row
+        // lane's partial maximum and partial sum.
+        Value rows = view({4 + 2 * s.rowLanes, bm}, f32t, offset);
+        Value rMax = k.idx(0), rSum = k.idx(1), rScale = k.idx(2),
+              rNext = k.idx(3), rPartMax = k.idx(4),
+              rPartSum = k.idx(4 + s.rowLanes);
 
         k.forall(s.levels.group, {s.groups}, [&](ValueRange g) {
           Value group = g[0];
@@ -828,74 +833,107 @@ void AttentionEmitter::emit() {
             // S = Q Kᵀ for the group's rows.
             product(gRow, laneLoop, qTile, kTile, d, bk, sTile);
             gpu::BarrierOp::create(b);
-            // Online softmax, one lane per row.
-            laneLoop([&](Value id) {
-              k.strided(id, bm, lanes, [&](Value r) {
-                auto valid = [&](Value j) -> Value {
-                  return partialKeys ? k.lt(k.add(key0, j), k.idx(sh.keys))
-                                     : Value();
-                };
-                Value old =
-                    memref::LoadOp::create(b, rows, ValueRange{rMax, r});
-                // The tile's row maximum over the keys that exist.
-                auto maxLoop = scf::ForOp::create(b, k.idx(0), k.idx(bk),
-                                                  k.idx(1), ValueRange{old});
-                {
-                  OpBuilder::InsertionGuard g2(b);
-                  b.setInsertionPointToStart(maxLoop.getBody());
-                  Value j = maxLoop.getInductionVar();
-                  Value x = scaled(
-                      memref::LoadOp::create(b, sTile, ValueRange{r, j}));
-                  if (Value in = valid(j))
-                    x = arith::SelectOp::create(b, in, x, f32(negInf));
-                  scf::YieldOp::create(
-                      b, ValueRange{arith::MaximumFOp::create(
-                             b, maxLoop.getRegionIterArgs()[0], x)});
-                }
-                Value m = maxLoop.getResult(0);
-                // e^(old - m); 0 before the first tile (old = -inf).
-                Value first = arith::CmpFOp::create(
-                    b, arith::CmpFPredicate::OEQ, old, f32(negInf));
-                Value alpha = arith::SelectOp::create(
-                    b, first, f32(0),
-                    math::ExpOp::create(b, arith::SubFOp::create(b, old, m)));
-                // P = e^(S - m), 0 past the keys; its row sum.
-                auto sumLoop = scf::ForOp::create(b, k.idx(0), k.idx(bk),
-                                                  k.idx(1), ValueRange{f32(0)});
-                {
-                  OpBuilder::InsertionGuard g2(b);
-                  b.setInsertionPointToStart(sumLoop.getBody());
-                  Value j = sumLoop.getInductionVar();
-                  Value x = scaled(
-                      memref::LoadOp::create(b, sTile, ValueRange{r, j}));
-                  Value p =
-                      math::ExpOp::create(b, arith::SubFOp::create(b, x, m));
-                  if (Value in = valid(j))
-                    p = arith::SelectOp::create(b, in, p, f32(0));
-                  Value stored = p.getType() == elem
-                                     ? p
-                                     : arith::TruncFOp::create(b, elem, p);
-                  memref::StoreOp::create(b, stored, pTile, ValueRange{r, j});
-                  scf::YieldOp::create(
-                      b, ValueRange{arith::AddFOp::create(
-                             b, sumLoop.getRegionIterArgs()[0], p)});
-                }
-                Value sum =
-                    memref::LoadOp::create(b, rows, ValueRange{rSum, r});
-                sum = arith::AddFOp::create(
-                    b, arith::MulFOp::create(b, sum, alpha),
-                    sumLoop.getResult(0));
-                memref::StoreOp::create(b, m, rows, ValueRange{rMax, r});
-                memref::StoreOp::create(b, sum, rows, ValueRange{rSum, r});
-                memref::StoreOp::create(b, alpha, rows, ValueRange{rScale, r});
+            // Online softmax, `rowLanes` lanes per row, each over a slice of
+            // the key tile: first the slices' maxima of the scaled scores
+            // over the keys that exist, then, after a barrier, the row's new
+            // maximum, P = e^(s - m) (0 past the keys) and the slices' sums.
+            int64_t rl = s.rowLanes, slice = bk / rl;
+            auto valid = [&](Value j) -> Value {
+              return partialKeys ? k.lt(k.add(key0, j), k.idx(sh.keys))
+                                 : Value();
+            };
+            auto rowSlices = [&](function_ref<void(Value, Value, Value)> body) {
+              laneLoop([&](Value id) {
+                k.strided(id, bm * rl, lanes, [&](Value e) {
+                  Value h = k.rem(e, rl);
+                  body(k.div(e, rl), h, k.mul(h, slice));
+                });
               });
+            };
+            // One loop over the row's keys [j0, j0 + slice) carrying `init`.
+            auto overSlice = [&](Value j0, Value init,
+                                 function_ref<Value(Value, Value)> step) {
+              auto loop = scf::ForOp::create(b, k.idx(0), k.idx(slice),
+                                             k.idx(1), ValueRange{init});
+              OpBuilder::InsertionGuard g2(b);
+              b.setInsertionPointToStart(loop.getBody());
+              Value j = k.add(j0, loop.getInductionVar());
+              scf::YieldOp::create(
+                  b, ValueRange{step(j, loop.getRegionIterArgs()[0])});
+              return loop.getResult(0);
+            };
+            rowSlices([&](Value r, Value h, Value j0) {
+              Value m = overSlice(j0, f32(negInf), [&](Value j, Value acc) {
+                Value x =
+                    scaled(memref::LoadOp::create(b, sTile, ValueRange{r, j}));
+                if (Value in = valid(j))
+                  x = arith::SelectOp::create(b, in, x, f32(negInf));
+                return arith::MaximumFOp::create(b, acc, x).getResult();
+              });
+              memref::StoreOp::create(b, m, rows,
+                                      ValueRange{k.add(rPartMax, h), r});
+            });
+            gpu::BarrierOp::create(b);
+            rowSlices([&](Value r, Value h, Value j0) {
+              Value old = memref::LoadOp::create(b, rows, ValueRange{rMax, r});
+              Value m = old;
+              for (int64_t x = 0; x < rl; ++x)
+                m = arith::MaximumFOp::create(
+                    b, m,
+                    memref::LoadOp::create(
+                        b, rows, ValueRange{k.add(rPartMax, k.idx(x)), r}));
+              Value sum = overSlice(j0, f32(0), [&](Value j, Value acc) {
+                Value x =
+                    scaled(memref::LoadOp::create(b, sTile, ValueRange{r, j}));
+                Value p =
+                    math::ExpOp::create(b, arith::SubFOp::create(b, x, m));
+                if (Value in = valid(j))
+                  p = arith::SelectOp::create(b, in, p, f32(0));
+                Value stored = p.getType() == elem
+                                   ? p
+                                   : arith::TruncFOp::create(b, elem, p);
+                memref::StoreOp::create(b, stored, pTile, ValueRange{r, j});
+                return arith::AddFOp::create(b, acc, p).getResult();
+              });
+              memref::StoreOp::create(b, sum, rows,
+                                      ValueRange{k.add(rPartSum, h), r});
+              // The first lane of the row: a = e^(old - m) (0 before the
+              // first tile, old = -inf) and the new maximum, both read after
+              // the next barrier.
+              auto ifFirst = scf::IfOp::create(
+                  b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, h,
+                                           k.idx(0)));
+              OpBuilder::InsertionGuard g2(b);
+              b.setInsertionPointToStart(ifFirst.thenBlock());
+              Value first = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
+                                                  old, f32(negInf));
+              Value alpha = arith::SelectOp::create(
+                  b, first, f32(0),
+                  math::ExpOp::create(b, arith::SubFOp::create(b, old, m)));
+              memref::StoreOp::create(b, alpha, rows, ValueRange{rScale, r});
+              memref::StoreOp::create(b, m, rows, ValueRange{rNext, r});
             });
             gpu::BarrierOp::create(b);
             // P V for the group's rows, over the scores' bytes.
             product(gRow, laneLoop, pTile, vTile, bk, dv, pvTile);
             gpu::BarrierOp::create(b);
-            // O = O a + P V.
+            // O = O a + P V; l = l a + the slices' sums, m = the new maximum.
             laneLoop([&](Value id) {
+              k.strided(id, bm, lanes, [&](Value r) {
+                Value a =
+                    memref::LoadOp::create(b, rows, ValueRange{rScale, r});
+                Value l = arith::MulFOp::create(
+                    b, memref::LoadOp::create(b, rows, ValueRange{rSum, r}), a);
+                for (int64_t x = 0; x < rl; ++x)
+                  l = arith::AddFOp::create(
+                      b, l,
+                      memref::LoadOp::create(
+                          b, rows, ValueRange{k.add(rPartSum, k.idx(x)), r}));
+                memref::StoreOp::create(b, l, rows, ValueRange{rSum, r});
+                memref::StoreOp::create(
+                    b, memref::LoadOp::create(b, rows, ValueRange{rNext, r}),
+                    rows, ValueRange{rMax, r});
+              });
               k.strided(id, bm * dv, lanes, [&](Value e) {
                 Value r = k.div(e, dv), c = k.rem(e, dv);
                 Value o = memref::LoadOp::create(b, oTile, ValueRange{r, c});

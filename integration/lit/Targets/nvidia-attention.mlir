@@ -42,17 +42,18 @@ func.func @attention(%q: tensor<4x100x64xf16>, %k: tensor<4x100x64xf16>, %v: ten
 // MAP-NOT: memref<4x100x100
 // One block per (head, 16 queries): 7 query tiles of the 100 tokens.
 // MAP: scf.forall (%[[BH:.*]], %[[QT:.*]]) in (4, 7) {
-// MAP: %[[SHARED:.*]] = memref.alloc() : memref<31680xi8, #strata.mem<"shared">>
+// MAP: %[[SHARED:.*]] = memref.alloc() : memref<32000xi8, #strata.mem<"shared">>
 // The Q tile, Kᵀ and V tiles of 64 keys (rows padded by 8 halves), the f32
 // scores and the f32 P V product over the same bytes, P, the f32 output and
-// the row maximum, sum and rescale factor.
+// the rows (maximum, sum, rescale factor, next maximum, and the partial
+// maxima and sums of the two lanes of each row).
 // MAP-NEXT: %[[Q:.*]] = memref.view %[[SHARED]][%c0][] : {{.*}} to memref<16x72xf16, #strata.mem<"shared">>
 // MAP-NEXT: %[[KT:.*]] = memref.view %[[SHARED]][%c2304][] : {{.*}} to memref<64x72xf16, #strata.mem<"shared">>
 // MAP-NEXT: %[[V:.*]] = memref.view %[[SHARED]][%c11520][] : {{.*}} to memref<64x72xf16, #strata.mem<"shared">>
 // MAP-NEXT: %[[S:.*]] = memref.view %[[SHARED]][%c20736][] : {{.*}} to memref<16x66xf32, #strata.mem<"shared">>
 // MAP-NEXT: %[[P:.*]] = memref.view %[[SHARED]][%c24960][] : {{.*}} to memref<16x72xf16, #strata.mem<"shared">>
 // MAP-NEXT: %[[O:.*]] = memref.view %[[SHARED]][%c27264][] : {{.*}} to memref<16x66xf32, #strata.mem<"shared">>
-// MAP-NEXT: %[[ROWS:.*]] = memref.view %[[SHARED]][%c31488][] : {{.*}} to memref<3x16xf32, #strata.mem<"shared">>
+// MAP-NEXT: %[[ROWS:.*]] = memref.view %[[SHARED]][%c31488][] : {{.*}} to memref<8x16xf32, #strata.mem<"shared">>
 // MAP: scf.forall (%{{.*}}) in (1) {
 // The Q tile in rows of 16-byte vectors, zero past the 100 queries; O = 0,
 // max = -inf, sum = 0.
@@ -77,21 +78,28 @@ func.func @attention(%q: tensor<4x100x64xf16>, %k: tensor<4x100x64xf16>, %v: ten
 // MAP-COUNT-8: vector.contract {{.*}} {strata.intrinsic = "mma_m16n8k16_f16"}
 // MAP-COUNT-8: vector.transfer_write {{.*}}, %[[S]]
 // MAP-NEXT: gpu.barrier
-// One lane per row: the scale (in f16, as the input does it), keys past the
-// end at -inf for the maximum and 0 in P, the running sum and the factor.
-// MAP: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32) {
+// Two lanes per row, 32 keys each: the scale (in f16, as the input does
+// it), keys past the end at -inf for the maximum; the slices' maxima.
+// MAP: scf.for {{.*}} = %c0 to %c32 step %c1 iter_args(%{{.*}} = %cst{{.*}}) -> (f32) {
 // MAP: memref.load %[[S]]
 // MAP: arith.truncf {{.*}} : f32 to f16
 // MAP-NEXT: arith.mulf {{.*}} : f16
 // MAP: arith.select {{.*}}, %cst{{.*}} : f32
 // MAP: arith.maximumf
-// MAP: math.exp
-// MAP: scf.for {{.*}} iter_args({{.*}}) -> (f32) {
+// MAP: memref.store {{.*}}, %[[ROWS]][
+// MAP-NEXT: }
+// MAP: gpu.barrier
+// Then the row's maximum from both slices, P (0 past the keys) and the
+// slices' sums; the row's first lane stores the factor and the new maximum.
+// MAP: memref.load %[[ROWS]][%c0,
+// MAP-COUNT-2: arith.maximumf
+// MAP: scf.for {{.*}} = %c0 to %c32 step %c1 iter_args({{.*}}) -> (f32) {
 // MAP: math.exp
 // MAP: memref.store {{.*}}, %[[P]]
-// MAP: memref.store {{.*}}, %[[ROWS]][%c0,
-// MAP: memref.store {{.*}}, %[[ROWS]][%c1,
+// MAP: scf.if
+// MAP: math.exp
 // MAP: memref.store {{.*}}, %[[ROWS]][%c2,
+// MAP: memref.store {{.*}}, %[[ROWS]][%c3,
 // MAP: gpu.barrier
 // P V over the 64 keys (4 steps) into the scores' bytes.
 // MAP: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args({{.*}}) -> (vector<16x8xf32>,
@@ -99,7 +107,10 @@ func.func @attention(%q: tensor<4x100x64xf16>, %k: tensor<4x100x64xf16>, %v: ten
 // MAP-COUNT-8: vector.contract {{.*}} {strata.intrinsic = "mma_m16n8k16_f16"}
 // MAP: vector.transfer_write
 // MAP: gpu.barrier
-// O = O a + P V.
+// l = l a + both sums, m = the new maximum; O = O a + P V.
+// MAP: memref.store {{.*}}, %[[ROWS]][%c1,
+// MAP: memref.load %[[ROWS]][%c3,
+// MAP: memref.store {{.*}}, %[[ROWS]][%c0,
 // MAP: memref.load %[[O]]
 // MAP: memref.load %[[ROWS]][%c2,
 // MAP: arith.mulf

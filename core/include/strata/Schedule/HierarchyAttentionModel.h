@@ -39,7 +39,9 @@ struct HierarchyAttentionTiles {
                       ///< f32 product P V, blockM x (valueDim + 2): one buffer
   int64_t probs = 0;  ///< P tile: blockM x (blockK + pad), input type
   int64_t output = 0; ///< f32 running output: blockM x (valueDim + 2)
-  int64_t rows = 0;   ///< f32 row maximum, row sum and rescale factor
+  int64_t rows = 0;   ///< f32 row maximum, sum, rescale factor, next
+                      ///< maximum, and each row lane's partial maximum
+                      ///< and sum
   int64_t total() const {
     return query + keysT + values + scores + probs + output + rows;
   }
@@ -54,6 +56,9 @@ struct HierarchyAttentionSchedule {
   /// Groups per block (each owns fragM query rows), the block's query rows
   /// (groups x fragM) and the keys of one key tile.
   int64_t groups = 1, blockM = 1, blockK = 1;
+  /// Lanes that share the statistics of one row, each over a slice of the
+  /// key tile: as many as the block has lanes per query row.
+  int64_t rowLanes = 1;
   /// Elements each row of an input-type tile is padded by (rows then start
   /// in other banks); f32 tiles are padded by 2 elements (8-byte aligned
   /// rows for the accumulators' pair stores).
@@ -69,10 +74,12 @@ struct HierarchyAttentionSchedule {
   nlohmann::json toJson() const;
 };
 
-/// The tiles of a block of `blockM` query rows and `blockK` keys.
+/// The tiles of a block of `blockM` query rows and `blockK` keys, each row's
+/// statistics shared by `rowLanes` lanes.
 HierarchyAttentionTiles
 hierarchyAttentionTiles(const HierarchyAttentionShape &shape, int64_t blockM,
-                        int64_t blockK, int64_t padElements);
+                        int64_t blockK, int64_t padElements,
+                        int64_t rowLanes = 1);
 
 /// The schedule of `shape` on `chip`, or an error message: no intrinsic the
 /// group level issues for the input type, head dimensions the intrinsic's
