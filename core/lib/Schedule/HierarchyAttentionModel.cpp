@@ -71,8 +71,8 @@ strata::chooseHierarchyAttentionSchedule(const HierarchyAttentionShape &shape,
   } else {
     // Multiply-adds: the lanes of the block compute the products' elements
     // from the scratchpad, one element per lane at a time; a group still
-    // owns half as many query rows as it has lanes, so that the row
-    // statistics keep half of the lanes busy (one row each).
+    // owns half as many query rows as it has lanes, two lanes sharing each
+    // row's statistics.
     s.fragM = std::max<int64_t>(lanes / 2, 1);
     s.fragN = s.fragK = 1;
   }
