@@ -23,6 +23,7 @@
 // element per lane.
 //
 //===----------------------------------------------------------------------===//
+#include "HierarchyAttention.h"
 #include "HierarchyContraction.h"
 #include "HierarchyKernel.h"
 
@@ -470,6 +471,10 @@ struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
     std::optional<HierarchyLevels> levels = hierarchyLevels(*chip);
     if (!levels)
       return; // a flat chip: strata-apply-schedule maps it
+    // Attention chains first: each becomes one kernel (HierarchyAttention.h)
+    // before its contractions and softmax could map as separate ops.
+    if (failed(mapAttention(getOperation(), *levels, *chip)))
+      return signalPassFailure();
     // Buffer copies (a result that is an argument, say) are elementwise
     // ops like any other.
     SmallVector<memref::CopyOp> copies;

@@ -1,0 +1,62 @@
+//===- HierarchyAttentionChain.h - The attention chain ----------*- C++ -*-===//
+//
+// The ops of one attention chain (HierarchyAttention.h) on buffers: the two
+// batched contractions, the transpose of K, the scale ops and the softmax
+// between them, and what the kernel that replaces them needs to know.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STRATA_TRANSFORMS_HIERARCHYATTENTIONCHAIN_H
+#define STRATA_TRANSFORMS_HIERARCHYATTENTIONCHAIN_H
+
+#include "strata/Schedule/HierarchyAttentionModel.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace strata::hierarchy {
+
+/// A batched contraction of one batch, m, n and k loop on buffers.
+struct Batched {
+  mlir::linalg::LinalgOp op;
+  unsigned batch = 0, m = 0, n = 0, k = 0;
+  mlir::OpOperand *a = nullptr, *b = nullptr, *c = nullptr;
+  int64_t extentBatch = 0, extentM = 0, extentN = 0, extentK = 0;
+};
+
+/// One attention chain.
+struct Chain {
+  Batched qk, pv;
+  mlir::linalg::LinalgOp transpose; // writes QK's B operand from K, or null
+  mlir::linalg::FillOp qkFill, pvFill;
+  llvm::SmallVector<mlir::linalg::LinalgOp>
+      scales; // on the scores before the softmax
+  llvm::SmallVector<mlir::Operation *>
+      ops; // the chain's ops, erased once mapped
+  llvm::SmallVector<mlir::Value> temporaries; // buffers only the chain uses
+  HierarchyAttentionShape shape;
+  mlir::Type inputType, scoreType;
+};
+
+/// `op` as a batched contraction of one batch, m, n and k loop with static
+/// extents, C indexed (batch, m, n); failure otherwise.
+mlir::FailureOr<Batched> matchBatched(mlir::linalg::LinalgOp op);
+
+/// The chain whose first product is `qk`, or failure.
+mlir::FailureOr<Chain> matchChain(mlir::linalg::LinalgOp qk);
+
+/// The kernel replaces the chain at the second product, so it reads K later
+/// than the transpose (or the first product) did, Q later than the first
+/// product did. Safe when nothing but the chain uses those buffers (or the
+/// output) in between, except deallocations, which move after the second
+/// product, and when the output is not a buffer other blocks read; false,
+/// changing nothing, otherwise.
+bool makeRoomAtSecondProduct(Chain &ch);
+
+/// The value `op`'s body yields (null unless exactly one).
+mlir::Value yielded(mlir::linalg::LinalgOp op);
+
+/// The block argument `i` of `op`'s body.
+mlir::Value arg(mlir::linalg::LinalgOp op, unsigned i);
+
+} // namespace strata::hierarchy
+
+#endif // STRATA_TRANSFORMS_HIERARCHYATTENTIONCHAIN_H
