@@ -11,7 +11,7 @@
 //      a lane's registers, the most multiply-adds per loaded element;
 //   3. the block: the groups of one block-level instance arranged near
 //      square (collective groups along m), halved while there are fewer
-//      blocks than instances to fill;
+//      blocks (over m, n and the batch) than instances to fill;
 //   4. the k step: the largest (up to 4 fragments) whose operand tiles,
 //      double-buffered when they fit, and the staging tile fit the
 //      scratchpad; rows padded so that consecutive rows start in other banks;
@@ -230,9 +230,11 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
     else
       gn *= 2;
   }
+  // Every batch element runs the whole (m, n) grid.
+  int64_t batch = std::max<int64_t>(shape.batch, 1);
   auto gridOf = [&](int64_t a, int64_t b) {
     return llvm::divideCeilSigned(shape.m, a * s.groupM) *
-           llvm::divideCeilSigned(shape.n, b * s.groupN);
+           llvm::divideCeilSigned(shape.n, b * s.groupN) * batch;
   };
   // Fewer blocks than instances leaves instances idle: smaller blocks.
   while (gm * gn > 1 && gridOf(gm, gn) < levels.blocks) {
@@ -333,12 +335,15 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
   }
   s.gridM = llvm::divideCeilSigned(shape.m, s.blockM);
   s.gridN = llvm::divideCeilSigned(shape.n, s.blockN);
+  s.gridBatch = batch;
   return s;
 }
 
 nlohmann::json HierarchySchedule::toJson() const {
   nlohmann::json doc = {{"block", {levels.block, blockM, blockN, blockK}},
-                        {"grid", {gridM, gridN}},
+                        {"grid", gridBatch > 1
+                                     ? nlohmann::json{gridBatch, gridM, gridN}
+                                     : nlohmann::json{gridM, gridN}},
                         {"groups", {levels.group, groupsM, groupsN}},
                         {"group_tile", {groupM, groupN}},
                         {"fragment", {fragM, fragN, fragK}},

@@ -54,12 +54,44 @@ using namespace strata::hierarchy;
 namespace {
 constexpr llvm::StringLiteral kIntrinsicAttrName = "strata.intrinsic";
 
+/// Loop values of the contraction with its batch loops set (the block's
+/// batch), the others to fill in.
+SmallVector<Value> contractionLoops(Contraction &c) {
+  SmallVector<Value> loops(c.op.getNumLoops(), Value());
+  for (auto [d, v] : llvm::zip(c.batch, c.batchValues))
+    loops[d] = v;
+  return loops;
+}
+
+/// The batch loops of `operand` that lead its indexing map, followed by
+/// exactly the loops `dims`; their values in the kernel, or nullopt.
+std::optional<SmallVector<Value>>
+leadingBatch(Contraction &c, OpOperand *operand, ArrayRef<unsigned> dims) {
+  AffineMap map = c.op.getMatchingIndexingMap(operand);
+  if (map.getNumResults() < dims.size())
+    return std::nullopt;
+  unsigned lead = map.getNumResults() - dims.size();
+  if (!indexes(map.getSliceMap(lead, dims.size()), dims))
+    return std::nullopt;
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < lead; ++i) {
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(i));
+    if (!dim)
+      return std::nullopt;
+    auto it = llvm::find(c.batch, dim.getPosition());
+    if (it == c.batch.end())
+      return std::nullopt;
+    out.push_back(c.batchValues[it - c.batch.begin()]);
+  }
+  return out;
+}
+
 /// Stores accumulator `acc` (f32) for C[gm, gn]: adds the old C unless a
 /// zero fill was folded, then the epilogue or a conversion to C's type.
 void storeResult(KernelBuilder &k, Contraction &c, Value gm, Value gn,
                  Value acc) {
   ImplicitLocOpBuilder &b = k.b;
-  SmallVector<Value> loops(c.op.getNumLoops(), Value());
+  SmallVector<Value> loops = contractionLoops(c);
   loops[c.m] = gm, loops[c.n] = gn;
   Type outType = getElementTypeOrSelf(c.c->get().getType());
   if (!c.fill) {
@@ -70,11 +102,13 @@ void storeResult(KernelBuilder &k, Contraction &c, Value gm, Value gn,
   }
   if (outType != acc.getType())
     acc = arith::TruncFOp::create(b, outType, acc);
+  // The epilogue's loops are C's dims (its output map is the identity).
+  SmallVector<Value> at = k.indices(c.op.getMatchingIndexingMap(c.c), loops);
   if (!c.epilogue) {
-    memref::StoreOp::create(b, acc, c.c->get(), ValueRange{gm, gn});
+    memref::StoreOp::create(b, acc, c.c->get(), at);
     return;
   }
-  k.applyBody(c.epilogue, {gm, gn}, c.c->get(), acc);
+  k.applyBody(c.epilogue, at, c.c->get(), acc);
 }
 
 /// Where blocks do not divide the output: continues inside a check that
@@ -111,10 +145,11 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
   int64_t width = 16 / elemBytes;
   int64_t rowLength = source.getShape().back();
   int64_t tileRow = cast<MemRefType>(tile.getType()).getShape().back();
-  bool rowMajor = indexes(c.op.getMatchingIndexingMap(operand),
-                          isA ? ArrayRef<unsigned>{c.m, c.k}
-                              : ArrayRef<unsigned>{c.k, c.n});
-  if (!partial && rowMajor && source.getElementType() == elem &&
+  // Row-major past leading batch indices.
+  std::optional<SmallVector<Value>> lead = leadingBatch(
+      c, operand,
+      isA ? ArrayRef<unsigned>{c.m, c.k} : ArrayRef<unsigned>{c.k, c.n});
+  if (!partial && lead && source.getElementType() == elem &&
       source.getLayout().isIdentity() && cols % width == 0 &&
       rowLength % width == 0 && tileRow % width == 0) {
     auto vectorType = VectorType::get({width}, elem);
@@ -123,8 +158,9 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
             col = k.mul(k.rem(e, cols / width), width);
       Value g0 = k.add(isA ? blockRow : k0, r);
       Value g1 = k.add(isA ? k0 : blockRow, col);
-      Value v = vector::LoadOp::create(b, vectorType, operand->get(),
-                                       ValueRange{g0, g1}, false,
+      SmallVector<Value> at(*lead);
+      at.append({g0, g1});
+      Value v = vector::LoadOp::create(b, vectorType, operand->get(), at, false,
                                        llvm::MaybeAlign(16));
       vector::StoreOp::create(b, v, tile, ValueRange{r, col}, false,
                               llvm::MaybeAlign(16));
@@ -133,7 +169,7 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
   }
   k.strided(lane, rows * cols, lanes, [&](Value e) {
     Value r = k.div(e, cols), col = k.rem(e, cols);
-    SmallVector<Value> loops(c.op.getNumLoops(), Value());
+    SmallVector<Value> loops = contractionLoops(c);
     Value inBounds;
     if (isA) { // rows: m, cols: k
       loops[c.m] = k.add(blockRow, r), loops[c.k] = k.add(k0, col);
@@ -185,8 +221,24 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
   int64_t pad = s.padElements;
   int64_t kSteps = llvm::divideCeilSigned(c.extentK, s.blockK * s.buffers);
 
+  // Batched contractions get a third (outermost) grid dim: the batch
+  // loops, linearized (C's order, outermost first).
+  bool batched = !c.batch.empty();
+  SmallVector<int64_t> grid = {s.gridM, s.gridN};
+  if (batched)
+    grid.insert(grid.begin(), c.extentBatch);
   auto kernel =
-      k.forall(s.levels.block, {s.gridM, s.gridN}, [&](ValueRange ids) {
+      k.forall(s.levels.block, grid, [&](ValueRange all) {
+        ValueRange ids = all.drop_front(batched ? 1 : 0);
+        c.batchValues.assign(c.batch.size(), Value());
+        if (batched) {
+          Value rest = all[0];
+          for (int64_t d = int64_t(c.batch.size()) - 1; d >= 0; --d) {
+            c.batchValues[d] = d == 0 ? rest : k.rem(rest, c.batchExtents[d]);
+            if (d > 0)
+              rest = k.div(rest, c.batchExtents[d]);
+          }
+        }
         Value rowBase = k.mul(ids[0], s.blockM),
               colBase = k.mul(ids[1], s.blockN);
         SmallVector<Value> aTiles, bTiles;
@@ -506,13 +558,15 @@ struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
       if (succeeded(c)) {
         if (ShapedType::isDynamic(c->extentM) ||
             ShapedType::isDynamic(c->extentN) ||
-            ShapedType::isDynamic(c->extentK)) {
+            ShapedType::isDynamic(c->extentK) ||
+            ShapedType::isDynamic(c->extentBatch)) {
           op->emitError("strata-map-hierarchy: dynamic extents are not "
                         "mapped to compute levels yet");
           return signalPassFailure();
         }
         ContractionShape shape;
         shape.m = c->extentM, shape.n = c->extentN, shape.k = c->extentK;
+        shape.batch = c->extentBatch;
         shape.inputType = typeName(getElementTypeOrSelf(c->a->get().getType()));
         shape.accType = typeName(getElementTypeOrSelf(c->c->get().getType()));
         HierarchySchedule s = chooseHierarchySchedule(shape, *levels, *chip);

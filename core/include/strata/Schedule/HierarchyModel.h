@@ -45,12 +45,14 @@ struct HierarchyLevels {
 /// scratchpad per innermost core), where the flat model applies.
 std::optional<HierarchyLevels> hierarchyLevels(const hw::Description &chip);
 
-/// A contraction C[m, n] (+)= A[m, k] * B[k, n] as the hierarchy model sees
-/// it: extents and element type names (description spelling: "f16", "f32").
+/// A contraction C[b, m, n] (+)= A[b, m, k] * B[b, k, n] as the hierarchy
+/// model sees it: extents (`batch`: the product of the batch loops, 1 when
+/// there are none) and element type names (description spelling: "f16").
 struct ContractionShape {
   int64_t m = 1, n = 1, k = 1;
   std::string inputType = "f32";
   std::string accType = "f32";
+  int64_t batch = 1;
 };
 
 struct HierarchySchedule {
@@ -83,6 +85,8 @@ struct HierarchySchedule {
   /// of the accumulators) and the grid it runs.
   int64_t scratchpadBytes = 0;
   int64_t gridM = 1, gridN = 1;
+  /// Block-level instances per (m, n) block: one per batch element.
+  int64_t gridBatch = 1;
   /// Registers one lane keeps accumulators in.
   int64_t accumulatorRegisters = 0;
 
