@@ -339,6 +339,20 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
   return s;
 }
 
+RowSchedule strata::chooseRowSchedule(int64_t rows,
+                                      const HierarchyLevels &levels) {
+  RowSchedule r;
+  rows = std::max<int64_t>(rows, 1);
+  while (r.groupsPerBlock * 2 <= levels.groups)
+    r.groupsPerBlock *= 2;
+  // Fewer blocks than instances leaves instances idle: smaller blocks.
+  while (r.groupsPerBlock > 1 &&
+         llvm::divideCeilSigned(rows, r.groupsPerBlock) < levels.blocks)
+    r.groupsPerBlock /= 2;
+  r.blocks = llvm::divideCeilSigned(rows, r.groupsPerBlock);
+  return r;
+}
+
 nlohmann::json HierarchySchedule::toJson() const {
   nlohmann::json doc = {{"block", {levels.block, blockM, blockN, blockK}},
                         {"grid", gridBatch > 1

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "HierarchyContraction.h"
 #include "HierarchyKernel.h"
+#include "HierarchyReduction.h"
 
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
@@ -545,6 +546,14 @@ struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
         if (succeeded(matchContraction(op)) == contraction)
           ordered.push_back(op);
     ops = std::move(ordered);
+    // Fills that row reductions start from (kept for them, not mapped).
+    llvm::DenseMap<Operation *, linalg::FillOp> reductionFills;
+    for (linalg::LinalgOp op : ops)
+      if (op.hasPureBufferSemantics() && isRowReduction(op))
+        if (linalg::FillOp fill = foldableFill(op)) {
+          reductionFills[op] = fill;
+          done.insert(fill);
+        }
     for (linalg::LinalgOp op : ops) {
       if (done.contains(op))
         continue;
@@ -588,10 +597,22 @@ struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
           }
         continue;
       }
+      if (isRowReduction(op)) {
+        linalg::FillOp fill = reductionFills.lookup(op);
+        if (failed(emitReduction(b, op, fill, *levels)))
+          return signalPassFailure();
+        done.insert(op);
+        op->erase();
+        if (fill)
+          fill->erase();
+        continue;
+      }
       if (!allParallel(op)) {
-        op->emitError("strata-map-hierarchy: only contractions of one m, n "
-                      "and k loop and elementwise ops map to the levels of '")
-            << chip->name << "' yet";
+        op->emitError("strata-map-hierarchy: '")
+            << op->getName()
+            << "' is not mapped to the levels of '" << chip->name
+            << "' yet (contractions of one m, n and k loop with batch "
+               "loops, row reductions and elementwise ops are)";
         return signalPassFailure();
       }
       if (failed(emitElementwise(b, op, *levels)))

@@ -105,6 +105,17 @@ HierarchySchedule chooseHierarchySchedule(const ContractionShape &shape,
                                           const HierarchyLevels &levels,
                                           const hw::Description &chip);
 
+/// Row reductions: one group (the level above the lanes) per row, the
+/// lanes striding over it. A block holds the most groups (a power of two,
+/// up to the block's) that still give every block-level instance a block.
+struct RowSchedule {
+  int64_t groupsPerBlock = 1;
+  int64_t blocks = 1;
+};
+
+/// The schedule of `rows` row reductions on a hierarchy chip.
+RowSchedule chooseRowSchedule(int64_t rows, const HierarchyLevels &levels);
+
 } // namespace strata
 
 #endif // STRATA_SCHEDULE_HIERARCHYMODEL_H
