@@ -222,6 +222,10 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
   int64_t pad = s.padElements;
   int64_t kSteps = llvm::divideCeilSigned(c.extentK, s.blockK * s.buffers);
 
+  // Bulk copies where both operands allow them (rank-2 row-major arrays
+  // the tiles divide); the lanes copy otherwise.
+  bool bulk = s.bulkCopies && bulkCopyable(c, true, s, tileElem) &&
+              bulkCopyable(c, false, s, tileElem);
   // Batched contractions get a third (outermost) grid dim: the batch
   // loops, linearized (C's order, outermost first).
   bool batched = !c.batch.empty();
@@ -284,8 +288,6 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
         }
 
         // Bulk copies of k tile `k0` into buffer `i`, once for the block.
-        bool bulk = s.bulkCopies && bulkCopyable(c, true, s, tileElem) &&
-                    bulkCopyable(c, false, s, tileElem);
         auto bulkCopies = [&](Value k0, int64_t i) {
           auto one = [&](OpOperand *operand, ArrayRef<Value> at, Value tile,
                          ArrayRef<int64_t> sizes) {
@@ -509,7 +511,9 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
           });
         });
       });
-  setHierarchySchedule(kernel, s.toJson());
+  HierarchySchedule used = s;
+  used.bulkCopies = bulk;
+  setHierarchySchedule(kernel, used.toJson());
 }
 
 struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
