@@ -260,8 +260,13 @@ llvm::Expected<FunctionPlan> planOf(func::FuncOp func) {
 
 llvm::Expected<std::vector<FunctionPlan>>
 strata::nvidia::launchPlans(ModuleOp lowered) {
+  // Kernels are named as in the merged module the PTX comes from (several
+  // kernels of one function share a name until the merge renames them).
+  OwningOpRef<ModuleOp> merged = lowered.clone();
+  if (failed(mergeKernelModules(*merged)))
+    return fail("nvidia: cannot merge the kernel modules");
   std::vector<FunctionPlan> plans;
-  for (auto func : lowered.getOps<func::FuncOp>()) {
+  for (auto func : merged->getOps<func::FuncOp>()) {
     if (func.isExternal() || !func.isPublic())
       continue;
     auto plan = planOf(func);
