@@ -96,6 +96,22 @@ TEST(GpuModel, SmallGemmFillsTheA100) {
   EXPECT_LE(s.scratchpadBytes, maxSharedPerBlock(chip));
 }
 
+TEST(GpuModel, BatchedGemmKeepsLargeBlocksOnTheH200) {
+  hw::Description chip = load("nvidia-h200");
+  // Attention's P V: 32 products of 1024 x 1024 by 1024 x 128. Alone, one
+  // product of 128 x 128 blocks gives 8 blocks for 132 SMs (one-warpgroup
+  // blocks would still give 16); with the batch, 256 blocks of two
+  // warpgroups.
+  ContractionShape shape{1024, 128, 1024, "bf16", "f32"};
+  shape.batch = 32;
+  HierarchySchedule s =
+      chooseHierarchySchedule(shape, *hierarchyLevels(chip), chip);
+  EXPECT_EQ(s.intrinsic, "wgmma_m64n128k16_bf16");
+  EXPECT_EQ(s.groupsM * s.groupsN, 2);
+  EXPECT_EQ(s.gridM * s.gridN * s.gridBatch, 256);
+  EXPECT_LE(s.scratchpadBytes, maxSharedPerBlock(chip));
+}
+
 TEST(GpuModel, Bf16UsesTheBf16Intrinsic) {
   hw::Description chip = load("nvidia-a100");
   HierarchySchedule s = chooseHierarchySchedule(

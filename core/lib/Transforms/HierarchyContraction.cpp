@@ -101,10 +101,10 @@ FailureOr<Contraction> hierarchy::matchContraction(linalg::LinalgOp op) {
   c.extentM = ranges[c.m], c.extentN = ranges[c.n], c.extentK = ranges[c.k];
   for (unsigned d : c.batch) {
     c.batchExtents.push_back(ranges[d]);
-    c.extentBatch = ShapedType::isDynamic(ranges[d]) ||
-                            ShapedType::isDynamic(c.extentBatch)
-                        ? ShapedType::kDynamic
-                        : c.extentBatch * ranges[d];
+    c.extentBatch =
+        ShapedType::isDynamic(ranges[d]) || ShapedType::isDynamic(c.extentBatch)
+            ? ShapedType::kDynamic
+            : c.extentBatch * ranges[d];
   }
   Value out = c.c->get();
   // A zero fill right before, with no reader in between.

@@ -42,8 +42,8 @@ bool indexes(mlir::AffineMap map, llvm::ArrayRef<unsigned> dims);
 /// Users of `buffer` other than `except`, `from` and `to` between `from`
 /// and `to` (same block), or after `from` when `to` is null; users in other
 /// blocks count.
-bool usedBetween(mlir::Value buffer, mlir::Operation *from,
-                 mlir::Operation *to, llvm::ArrayRef<mlir::Operation *> except);
+bool usedBetween(mlir::Value buffer, mlir::Operation *from, mlir::Operation *to,
+                 llvm::ArrayRef<mlir::Operation *> except);
 
 /// The contraction `op` is, with its fill and epilogue; failure when `op` is
 /// not a contraction of one m, n and k loop (and batch loops) on buffers.

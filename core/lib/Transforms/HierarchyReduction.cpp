@@ -90,9 +90,8 @@ Value shuffleXor(ImplicitLocOpBuilder &b, Value v, int32_t offset,
     wide = b.getI32Type();
   Value x = v;
   if (wide != type)
-    x = isa<FloatType>(type)
-            ? arith::ExtFOp::create(b, wide, v).getResult()
-            : arith::ExtSIOp::create(b, wide, v).getResult();
+    x = isa<FloatType>(type) ? arith::ExtFOp::create(b, wide, v).getResult()
+                             : arith::ExtSIOp::create(b, wide, v).getResult();
   Value r = gpu::ShuffleOp::create(b, x, offset, width, gpu::ShuffleMode::XOR)
                 .getShuffleResult();
   if (wide != type)
@@ -123,8 +122,7 @@ bool hierarchy::isRowReduction(linalg::LinalgOp op) {
 }
 
 LogicalResult hierarchy::emitReduction(ImplicitLocOpBuilder &b,
-                                       linalg::LinalgOp op,
-                                       linalg::FillOp fill,
+                                       linalg::LinalgOp op, linalg::FillOp fill,
                                        const HierarchyLevels &levels) {
   Operation *comb = combiner(op);
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
@@ -179,8 +177,8 @@ LogicalResult hierarchy::emitReduction(ImplicitLocOpBuilder &b,
         SmallVector<Value> loops(extents.size());
         delinearize(k, row, rowDims, extents, loops);
         Value identity = arith::ConstantOp::create(b, *neutral);
-        auto loop = scf::ForOp::create(b, l[0], k.idx(length),
-                                       k.idx(levels.lanes), ValueRange{identity});
+        auto loop = scf::ForOp::create(
+            b, l[0], k.idx(length), k.idx(levels.lanes), ValueRange{identity});
         {
           OpBuilder::InsertionGuard inner(b);
           b.setInsertionPointToStart(loop.getBody());
@@ -211,9 +209,9 @@ LogicalResult hierarchy::emitReduction(ImplicitLocOpBuilder &b,
           partial = combine(
               b, comb, partial,
               shuffleXor(b, partial, int32_t(offset), int32_t(levels.lanes)));
-        auto first = scf::IfOp::create(b, arith::CmpIOp::create(
-                                              b, arith::CmpIPredicate::eq, l[0],
-                                              k.idx(0)));
+        auto first = scf::IfOp::create(
+            b,
+            arith::CmpIOp::create(b, arith::CmpIPredicate::eq, l[0], k.idx(0)));
         b.setInsertionPointToStart(first.thenBlock());
         OpOperand *init = op.getDpsInitOperand(0);
         Value old = initValue ? initValue : k.load(op, init, loops);
@@ -238,8 +236,7 @@ linalg::FillOp hierarchy::foldableFill(linalg::LinalgOp op) {
     if (!fill || fill->getBlock() != op->getBlock() ||
         !fill->isBeforeInBlock(op) ||
         !matchPattern(fill.getInputs()[0], m_Constant()) ||
-        fill.getInputs()[0].getType() !=
-            getElementTypeOrSelf(out.getType()) ||
+        fill.getInputs()[0].getType() != getElementTypeOrSelf(out.getType()) ||
         usedBetween(out, fill, op, {}))
       continue;
     found = fill;
