@@ -37,10 +37,7 @@ using namespace mlir;
 using namespace strata;
 using namespace strata::hierarchy;
 
-namespace {
-/// The op of `op`'s body that folds an element into the accumulator: it
-/// takes the output's block argument (its only use) and yields the result.
-Operation *combiner(linalg::LinalgOp op) {
+Operation *hierarchy::combiner(linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1)
     return nullptr;
   Block *body = op.getBlock();
@@ -59,17 +56,16 @@ Operation *combiner(linalg::LinalgOp op) {
   return comb;
 }
 
-/// comb(x, y) with `comb`'s kind.
-Value combine(ImplicitLocOpBuilder &b, Operation *comb, Value x, Value y) {
+Value hierarchy::combine(ImplicitLocOpBuilder &b, Operation *comb, Value x,
+                         Value y) {
   Operation *c = b.clone(*comb);
   c->setOperands({x, y});
   return c->getResult(0);
 }
 
-/// Row-major values of the loops `dims` (extents `extents`) at linear
-/// index `linear`, written into `loops`.
-void delinearize(KernelBuilder &k, Value linear, ArrayRef<unsigned> dims,
-                 ArrayRef<int64_t> extents, MutableArrayRef<Value> loops) {
+void hierarchy::delinearize(KernelBuilder &k, Value linear,
+                            ArrayRef<unsigned> dims, ArrayRef<int64_t> extents,
+                            MutableArrayRef<Value> loops) {
   Value rest = linear;
   for (int64_t i = int64_t(dims.size()) - 1; i >= 0; --i) {
     loops[dims[i]] = i == 0 ? rest : k.rem(rest, extents[dims[i]]);
@@ -78,6 +74,7 @@ void delinearize(KernelBuilder &k, Value linear, ArrayRef<unsigned> dims,
   }
 }
 
+namespace {
 /// The values a group's butterfly exchanges: 32-bit floats and integers
 /// move as they are, narrower ones widened (exactly) and narrowed back.
 Value shuffleXor(ImplicitLocOpBuilder &b, Value v, int32_t offset,
@@ -100,6 +97,14 @@ Value shuffleXor(ImplicitLocOpBuilder &b, Value v, int32_t offset,
   return r;
 }
 } // namespace
+
+Value hierarchy::groupReduce(ImplicitLocOpBuilder &b, Operation *comb,
+                             Value partial, int64_t lanes) {
+  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2)
+    partial = combine(b, comb, partial,
+                      shuffleXor(b, partial, int32_t(offset), int32_t(lanes)));
+  return partial;
+}
 
 bool hierarchy::isRowReduction(linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1 || allParallel(op) || !combiner(op))
@@ -204,11 +209,7 @@ LogicalResult hierarchy::emitReduction(ImplicitLocOpBuilder &b,
           scf::YieldOp::create(b, next);
         }
         // Butterfly across the group's lanes.
-        Value partial = loop.getResult(0);
-        for (int64_t offset = levels.lanes / 2; offset >= 1; offset /= 2)
-          partial = combine(
-              b, comb, partial,
-              shuffleXor(b, partial, int32_t(offset), int32_t(levels.lanes)));
+        Value partial = groupReduce(b, comb, loop.getResult(0), levels.lanes);
         auto first = scf::IfOp::create(
             b,
             arith::CmpIOp::create(b, arith::CmpIPredicate::eq, l[0], k.idx(0)));

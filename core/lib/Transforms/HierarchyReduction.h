@@ -15,6 +15,28 @@
 
 namespace strata::hierarchy {
 
+class KernelBuilder;
+
+/// The op of `op`'s body that folds an element into the accumulator: it
+/// takes the output's block argument (its only use) and yields the result;
+/// null when there is no such op.
+mlir::Operation *combiner(mlir::linalg::LinalgOp op);
+
+/// comb(x, y) with `comb`'s kind.
+mlir::Value combine(mlir::ImplicitLocOpBuilder &b, mlir::Operation *comb,
+                    mlir::Value x, mlir::Value y);
+
+/// The combination of `partial` over the `lanes` lanes of a group, in each
+/// of them: a butterfly of gpu.shuffle xor (lanes a power of two).
+mlir::Value groupReduce(mlir::ImplicitLocOpBuilder &b, mlir::Operation *comb,
+                        mlir::Value partial, int64_t lanes);
+
+/// Row-major values of the loops `dims` (extents `extents`, indexed by
+/// loop) at linear index `linear`, written into `loops`.
+void delinearize(KernelBuilder &k, mlir::Value linear,
+                 llvm::ArrayRef<unsigned> dims, llvm::ArrayRef<int64_t> extents,
+                 llvm::MutableArrayRef<mlir::Value> loops);
+
 /// `op` has reduction loops, one output indexed by exactly its parallel
 /// loops (each once) and a body that folds each element into the
 /// accumulator with one combining op (add, mul, max, min, and, or, xor).

@@ -26,6 +26,7 @@
 #include "HierarchyContraction.h"
 #include "HierarchyKernel.h"
 #include "HierarchyReduction.h"
+#include "HierarchyRowChain.h"
 
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
@@ -538,10 +539,32 @@ struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
         if (succeeded(matchContraction(op)) == contraction)
           ordered.push_back(op);
     ops = std::move(ordered);
+    // Row-wise chains (softmax, layernorm), none of whose ops a
+    // contraction absorbs: one kernel each, emitted at their first op.
+    llvm::DenseSet<Operation *> inContractions;
+    for (linalg::LinalgOp op : ops)
+      if (FailureOr<Contraction> c = matchContraction(op); succeeded(c))
+        for (Operation *x : {c->op.getOperation(), c->fill.getOperation(),
+                             c->epilogue.getOperation()})
+          if (x)
+            inContractions.insert(x);
+    llvm::DenseMap<Operation *, RowChain> chains; // by first op
+    llvm::DenseSet<Operation *> chained;
+    for (linalg::LinalgOp op : ops) {
+      if (inContractions.contains(op) || chained.contains(op))
+        continue;
+      std::optional<RowChain> chain = matchRowChain(op, inContractions);
+      if (!chain)
+        continue;
+      for (linalg::LinalgOp x : chain->ops)
+        chained.insert(x);
+      chains[op] = std::move(*chain);
+    }
     // Fills that row reductions start from (kept for them, not mapped).
     llvm::DenseMap<Operation *, linalg::FillOp> reductionFills;
     for (linalg::LinalgOp op : ops)
-      if (op.hasPureBufferSemantics() && isRowReduction(op))
+      if (!chained.contains(op) && op.hasPureBufferSemantics() &&
+          isRowReduction(op))
         if (linalg::FillOp fill = foldableFill(op)) {
           reductionFills[op] = fill;
           done.insert(fill);
@@ -553,6 +576,16 @@ struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
         op->emitError("strata-map-hierarchy: expected an op on buffers "
                       "(run after bufferization)");
         return signalPassFailure();
+      }
+      if (auto chain = chains.find(op); chain != chains.end()) {
+        ImplicitLocOpBuilder cb(op->getLoc(), chain->second.ops.back());
+        if (failed(emitRowChain(cb, chain->second, *levels)))
+          return signalPassFailure();
+        for (linalg::LinalgOp x : llvm::reverse(chain->second.ops)) {
+          done.insert(x);
+          x->erase();
+        }
+        continue;
       }
       ImplicitLocOpBuilder b(op->getLoc(), op);
       FailureOr<Contraction> c = matchContraction(op);
