@@ -19,8 +19,10 @@
 // its own tile with multiply-adds. A zero fill of the accumulator is folded
 // into the kernel, and an elementwise consumer of the result (bias,
 // activation) is applied to the finished accumulators before the only store
-// (a fused epilogue). Other elementwise ops (and buffer copies) get one
-// element per lane.
+// (a fused epilogue). Batch loops of a contraction are an outermost block
+// dim. Row reductions get a group per row (HierarchyReduction.cpp), runs of
+// row-wise ops one kernel (HierarchyRowChain.cpp). Other elementwise ops
+// (and buffer copies) get one element per lane.
 //
 //===----------------------------------------------------------------------===//
 #include "HierarchyContraction.h"

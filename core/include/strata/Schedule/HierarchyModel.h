@@ -8,7 +8,8 @@
 // multiply-add tile per lane when none matches), with enough blocks to fill
 // the block level's instances. An intrinsic issued by a level above the
 // group level (a collective of groups) makes that level the group level.
-// Elementwise ops get one element per lane.
+// Elementwise ops get one element per lane; row reductions one group per
+// row, blocks of as many groups as keep every instance busy.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STRATA_SCHEDULE_HIERARCHYMODEL_H
