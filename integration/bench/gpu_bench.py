@@ -28,11 +28,11 @@ GEMMS = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024)]
 TRANSFORMER = [(4096, 12288, 4096), (4096, 11008, 4096), (4096, 4096, 11008),
                (4096, 4096, 4096)]
 MLPS = [(4096, 11008, 4096)]
-# Batched GEMMs: attention's P V (batch x heads 32, sequence 1024, head dim
-# 128) and 64 products of 512^3; Q K^T (k = 128) is not here: a k of two
-# wgmma tiles leaves the pipelined k loop one iteration, which the plugin
-# refuses. Rows of a transformer (4096 tokens, hidden sizes).
-BMMS = [(32, 1024, 128, 1024), (64, 512, 512, 512)]
+# Batched GEMMs of attention (batch x heads 32, sequence 1024, head
+# dimension 128): Q K^T (k = 128: the warps' mma.sync, wgmma's k tiles
+# would be too few) and P V. Rows of a transformer (4096 tokens, hidden
+# sizes).
+BMMS = [(32, 1024, 1024, 128), (32, 1024, 128, 1024)]
 ROWS = [(4096, 4096), (4096, 11008)]
 
 

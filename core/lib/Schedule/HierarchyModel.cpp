@@ -20,8 +20,10 @@
 //      as many stages as fit, up to kMaxStages, that divide the k tiles (the
 //      pipelined loop is unrolled by its stages: buffers are indexed
 //      statically) into at least two iterations (a loop of one iteration
-//      folds away, and the accumulators with it); a collective intrinsic's
-//      stages are filled by bulk copies where the scratchpad has them.
+//      folds away, and the accumulators with it: a short k gets shallower
+//      k tiles, and a collective intrinsic, whose tiles have a fixed
+//      depth, needs three); a collective intrinsic's stages are filled by
+//      bulk copies where the scratchpad has them.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Schedule/HierarchyModel.h"
@@ -120,6 +122,11 @@ const hw::MatrixIntrinsic *matchCollective(const ContractionShape &shape,
     // Strictly inside the block, above the group level.
     if (level == chip.compute.end() || chip.compute.end() - level < 3 ||
         !typesMatch(mi, shape))
+      continue;
+    // Its k tiles are 4 fragments deep (the plugin's swizzled rows): fewer
+    // than 3 of them leave a two-stage pipeline's k loop one iteration,
+    // which folds away with the accumulators it carries.
+    if (llvm::divideCeilSigned(shape.k, 4 * mi.k) < 3)
       continue;
     HierarchyLevels collective = levels;
     collective.group = level->name;
@@ -320,6 +327,11 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
         break;
       }
     }
+    // At least two iterations of a two-stage pipeline: a short k gets
+    // shallower k tiles (not a collective intrinsic's: its depth is fixed).
+    while (!s.collective && s.blockK > s.fragK &&
+           llvm::divideCeilSigned(shape.k, s.blockK) < 3)
+      s.blockK /= 2;
     s.buffers = 2;
     int64_t kTiles = llvm::divideCeilSigned(shape.k, s.blockK);
     for (int64_t stages = kMaxStages; stages > 2; --stages)

@@ -35,3 +35,14 @@ func.func @shared_b_bf16(%a: tensor<4x128x256xbf16>, %b: tensor<256x128xbf16>) -
   } -> tensor<4x128x128xf32>
   return %c : tensor<4x128x128xf32>
 }
+
+// Attention's scores Q K^T with a head dimension of 64: k is one wgmma k
+// tile, so the warps' mma.sync in k tiles of 16 (two pipeline iterations).
+func.func @scores_bf16(%q: tensor<8x256x64xbf16>, %kt: tensor<8x64x256xbf16>) -> tensor<8x256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<8x256x256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<8x256x256xf32>) -> tensor<8x256x256xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<8x256x64xbf16>, tensor<8x64x256xbf16>)
+                           outs(%init : tensor<8x256x256xf32>) -> tensor<8x256x256xf32>
+  return %s : tensor<8x256x256xf32>
+}
