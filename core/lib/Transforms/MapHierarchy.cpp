@@ -232,276 +232,288 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
   // Batched contractions get a third (outermost) grid dim: the batch
   // loops, linearized (C's order, outermost first).
   bool batched = !c.batch.empty();
-  SmallVector<int64_t> grid = {s.gridM, s.gridN};
+  SmallVector<int64_t> blockGrid = {s.gridM, s.gridN};
   if (batched)
-    grid.insert(grid.begin(), c.extentBatch);
-  auto kernel = k.forall(s.levels.block, grid, [&](ValueRange all) {
-    ValueRange ids = all.drop_front(batched ? 1 : 0);
-    c.batchValues.assign(c.batch.size(), Value());
-    if (batched) {
-      Value rest = all[0];
-      for (int64_t d = int64_t(c.batch.size()) - 1; d >= 0; --d) {
-        c.batchValues[d] = d == 0 ? rest : k.rem(rest, c.batchExtents[d]);
-        if (d > 0)
-          rest = k.div(rest, c.batchExtents[d]);
-      }
-    }
-    Value rowBase = k.mul(ids[0], s.blockM), colBase = k.mul(ids[1], s.blockN);
-    SmallVector<Value> aTiles, bTiles;
-    Value staging;
-    auto aType = MemRefType::get({s.blockM, s.blockK + pad}, tileElem,
-                                 MemRefLayoutAttrInterface(), space);
-    auto bType = MemRefType::get({s.blockK, s.blockN + pad}, tileElem,
-                                 MemRefLayoutAttrInterface(), space);
-    auto stagingType = MemRefType::get({s.blockM, s.blockN}, f32,
-                                       MemRefLayoutAttrInterface(), space);
-    if (s.asyncCopies) {
-      // The pipeline's stages and, after the last k tile, the staging
-      // tile share one buffer (HierarchyModel.cpp, step 5).
-      auto bytes = [](MemRefType t) {
-        return llvm::alignTo(
-            t.getNumElements() *
-                llvm::divideCeil(t.getElementTypeBitWidth(), 8),
-            16);
-      };
-      int64_t stride = bytes(aType) + bytes(bType);
-      int64_t total = std::max<int64_t>(s.buffers * stride, bytes(stagingType));
-      Value shared = memref::AllocOp::create(
-          b, MemRefType::get({total}, b.getI8Type(),
-                             MemRefLayoutAttrInterface(), space));
-      auto view = [&](MemRefType t, int64_t offset) -> Value {
-        return memref::ViewOp::create(b, t, shared, k.idx(offset),
-                                      ValueRange());
-      };
-      for (int64_t i = 0; i < s.buffers; ++i) {
-        aTiles.push_back(view(aType, i * stride));
-        bTiles.push_back(view(bType, i * stride + bytes(aType)));
-      }
-      staging = view(stagingType, 0);
-    } else {
-      for (int64_t i = 0; i < s.buffers; ++i) {
-        aTiles.push_back(memref::AllocOp::create(b, aType));
-        bTiles.push_back(memref::AllocOp::create(b, bType));
-      }
-      if (matrix)
-        staging = memref::AllocOp::create(b, stagingType);
-    }
-
-    // Bulk copies of k tile `k0` into buffer `i`, once for the block.
-    auto bulkCopies = [&](Value k0, int64_t i) {
-      auto one = [&](OpOperand *operand, ArrayRef<Value> at, Value tile,
-                     ArrayRef<int64_t> sizes) {
-        auto type = cast<MemRefType>(operand->get().getType());
-        auto result = memref::SubViewOp::inferResultType(
-            type, ArrayRef<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic},
-            sizes, ArrayRef<int64_t>{1, 1});
-        Value box = memref::SubViewOp::create(
-            b, cast<MemRefType>(result), operand->get(), ValueRange(at),
-            ValueRange(), ValueRange(),
-            ArrayRef<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic},
-            sizes, ArrayRef<int64_t>{1, 1});
-        auto copy = memref::CopyOp::create(b, box, tile);
-        copy->setAttr(kBulkCopyStageAttrName, b.getI64IntegerAttr(i));
-      };
-      one(c.a, {rowBase, k0}, aTiles[i], {s.blockM, s.blockK});
-      one(c.b, {k0, colBase}, bTiles[i], {s.blockK, s.blockN});
-    };
-    // Copies of k tile `k0` into buffer `i`, by every lane of the block.
-    auto copyAll = [&](Value laneId, Value k0, int64_t i) {
-      copyTile(k, c, true, aTiles[i], rowBase, k0, laneId, s.blockM, s.blockK);
-      copyTile(k, c, false, bTiles[i], colBase, k0, laneId, s.blockK, s.blockN);
-    };
-
-    k.forall(s.levels.group, {s.groupsM * s.groupsN}, [&](ValueRange g) {
-      Value group = g[0];
-      Value gRow = k.mul(k.div(group, s.groupsN), s.groupM);
-      Value gCol = k.mul(k.rem(group, s.groupsN), s.groupN);
-      // The group's lanes run `body` with their block-wide lane id; in a
-      // pipeline their copies are asynchronous, one group per loop.
-      auto laneCopies = [&](function_ref<void(Value)> body) {
-        auto copies = k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
-          body(k.add(k.mul(group, groupLanes), l[0]));
-        });
-        if (s.asyncCopies)
-          copies->setAttr(kAsyncCopyAttrName, b.getUnitAttr());
-      };
-      // Pipeline prologue: the first `stages - 1` k tiles in flight.
-      if (matrix && s.asyncCopies)
-        for (int64_t st = 0; st + 1 < s.buffers; ++st) {
-          if (bulk)
-            bulkCopies(k.idx(st * s.blockK), st);
-          else
-            laneCopies(
-                [&](Value id) { copyAll(id, k.idx(st * s.blockK), st); });
-        }
-      if (matrix) {
-        int64_t fm = s.groupM / s.fragM, fn = s.groupN / s.fragN;
-        scf::ForOp loop =
-            k.kLoop(VectorType::get({s.fragM, s.fragN}, f32), fm * fn, kSteps);
-        {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(loop.getBody());
-          SmallVector<Value> accs(loop.getRegionIterArgs());
-          Value kBase = k.mul(loop.getInductionVar(), s.blockK * s.buffers);
-          AffineExpr d0, d1, d2;
-          bindDims(ctx, d0, d1, d2);
-          SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d0, d2}, ctx),
-                                         AffineMap::get(3, 0, {d2, d1}, ctx),
-                                         AffineMap::get(3, 0, {d0, d1}, ctx)};
-          auto iters = b.getArrayAttr(
-              {vector::IteratorTypeAttr::get(ctx,
-                                             vector::IteratorType::parallel),
-               vector::IteratorTypeAttr::get(ctx,
-                                             vector::IteratorType::parallel),
-               vector::IteratorTypeAttr::get(ctx,
-                                             vector::IteratorType::reduction)});
-          Value pad0 = arith::ConstantOp::create(b, b.getZeroAttr(inElem));
-          for (int64_t i = 0; i < s.buffers; ++i) {
-            if (s.asyncCopies) {
-              // k tile t = kBase + i: wait for it (the newest stages - 2
-              // groups may still be in flight), then, once every lane is
-              // past the math of tile t - 1, refill that tile's buffer
-              // with tile t + stages - 1; every lane commits one group
-              // per tile, empty past the end, so the count holds.
-              auto wait = gpu::BarrierOp::create(b);
-              if (bulk)
-                wait->setAttr(kAwaitStageAttrName, b.getI64IntegerAttr(i));
-              else
-                wait->setAttr(kPendingCopyGroupsAttrName,
-                              b.getI64IntegerAttr(s.buffers - 2));
-              int64_t next = i + s.buffers - 1;
-              Value k0 = k.add(kBase, k.idx(next * s.blockK));
-              Value more =
-                  k.lt(k.add(loop.getInductionVar(), k.idx(1)), k.idx(kSteps));
-              if (bulk) {
-                OpBuilder::InsertionGuard guard(b);
-                if (next >= s.buffers) {
-                  auto ifOp = scf::IfOp::create(b, more);
-                  b.setInsertionPointToStart(ifOp.thenBlock());
-                }
-                bulkCopies(k0, next % s.buffers);
-              } else {
-                laneCopies([&](Value id) {
-                  OpBuilder::InsertionGuard guard(b);
-                  if (next >= s.buffers) { // past this iteration's tiles
-                    auto ifOp = scf::IfOp::create(b, more);
-                    b.setInsertionPointToStart(ifOp.thenBlock());
-                  }
-                  copyAll(id, k0, next % s.buffers);
-                });
-              }
-            } else {
-              Value k0 = k.add(kBase, k.idx(i * s.blockK));
-              laneCopies([&](Value id) { copyAll(id, k0, i); });
-              gpu::BarrierOp::create(b);
-            }
-            for (int64_t kk = 0; kk < s.blockK; kk += s.fragK) {
-              SmallVector<Value> as, bs;
-              for (int64_t x = 0; x < fm; ++x)
-                as.push_back(vector::TransferReadOp::create(
-                    b, VectorType::get({s.fragM, s.fragK}, inElem), aTiles[i],
-                    ValueRange{k.add(gRow, k.idx(x * s.fragM)), k.idx(kk)},
-                    pad0, ArrayRef<bool>{true, true}));
-              for (int64_t y = 0; y < fn; ++y)
-                bs.push_back(vector::TransferReadOp::create(
-                    b, VectorType::get({s.fragK, s.fragN}, inElem), bTiles[i],
-                    ValueRange{k.idx(kk), k.add(gCol, k.idx(y * s.fragN))},
-                    pad0, ArrayRef<bool>{true, true}));
-              for (int64_t x = 0; x < fm; ++x)
-                for (int64_t y = 0; y < fn; ++y) {
-                  auto contract = vector::ContractionOp::create(
-                      b, as[x], bs[y], accs[x * fn + y],
-                      b.getAffineMapArrayAttr(maps), iters);
-                  contract->setAttr(kIntrinsicAttrName,
-                                    b.getStringAttr(s.intrinsic));
-                  accs[x * fn + y] = contract;
-                }
-            }
-            if (s.buffers == 1)
-              gpu::BarrierOp::create(b);
+    blockGrid.insert(blockGrid.begin(), c.extentBatch);
+  auto kernel =
+      k.forall(s.levels.block, blockGrid, [&](ValueRange batchAndIds) {
+        ValueRange ids = batchAndIds.drop_front(batched ? 1 : 0);
+        c.batchValues.assign(c.batch.size(), Value());
+        if (batched) {
+          Value rest = batchAndIds[0];
+          for (int64_t d = int64_t(c.batch.size()) - 1; d >= 0; --d) {
+            c.batchValues[d] = d == 0 ? rest : k.rem(rest, c.batchExtents[d]);
+            if (d > 0)
+              rest = k.div(rest, c.batchExtents[d]);
           }
-          scf::YieldOp::create(b, accs);
         }
-        // Accumulators to the staging tile, then every lane finishes its
-        // share of the block's outputs. A staging tile over the stages
-        // waits for every group's last reads of them.
-        if (s.asyncCopies)
-          gpu::BarrierOp::create(b);
-        for (int64_t x = 0; x < fm; ++x)
-          for (int64_t y = 0; y < fn; ++y)
-            vector::TransferWriteOp::create(
-                b, loop.getResult(x * fn + y), staging,
-                ValueRange{k.add(gRow, k.idx(x * s.fragM)),
-                           k.add(gCol, k.idx(y * s.fragN))},
-                ArrayRef<bool>{true, true});
-        gpu::BarrierOp::create(b);
-        k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
-          Value laneId = k.add(k.mul(group, groupLanes), l[0]);
-          k.strided(laneId, s.blockM * s.blockN, lanes, [&](Value e) {
-            Value r = k.div(e, s.blockN), col = k.rem(e, s.blockN);
-            Value gm = k.add(rowBase, r), gn = k.add(colBase, col);
-            OpBuilder::InsertionGuard guard(b);
-            guardOutput(k, c, gm, gn);
-            Value acc = memref::LoadOp::create(b, staging, ValueRange{r, col});
-            storeResult(k, c, gm, gn, acc);
+        Value rowBase = k.mul(ids[0], s.blockM),
+              colBase = k.mul(ids[1], s.blockN);
+        SmallVector<Value> aTiles, bTiles;
+        Value staging;
+        auto aType = MemRefType::get({s.blockM, s.blockK + pad}, tileElem,
+                                     MemRefLayoutAttrInterface(), space);
+        auto bType = MemRefType::get({s.blockK, s.blockN + pad}, tileElem,
+                                     MemRefLayoutAttrInterface(), space);
+        auto stagingType = MemRefType::get({s.blockM, s.blockN}, f32,
+                                           MemRefLayoutAttrInterface(), space);
+        if (s.asyncCopies) {
+          // The pipeline's stages and, after the last k tile, the staging
+          // tile share one buffer (HierarchyModel.cpp, step 5).
+          auto bytes = [](MemRefType t) {
+            return llvm::alignTo(
+                t.getNumElements() *
+                    llvm::divideCeil(t.getElementTypeBitWidth(), 8),
+                16);
+          };
+          int64_t stride = bytes(aType) + bytes(bType);
+          int64_t total =
+              std::max<int64_t>(s.buffers * stride, bytes(stagingType));
+          Value shared = memref::AllocOp::create(
+              b, MemRefType::get({total}, b.getI8Type(),
+                                 MemRefLayoutAttrInterface(), space));
+          auto view = [&](MemRefType t, int64_t offset) -> Value {
+            return memref::ViewOp::create(b, t, shared, k.idx(offset),
+                                          ValueRange());
+          };
+          for (int64_t i = 0; i < s.buffers; ++i) {
+            aTiles.push_back(view(aType, i * stride));
+            bTiles.push_back(view(bType, i * stride + bytes(aType)));
+          }
+          staging = view(stagingType, 0);
+        } else {
+          for (int64_t i = 0; i < s.buffers; ++i) {
+            aTiles.push_back(memref::AllocOp::create(b, aType));
+            bTiles.push_back(memref::AllocOp::create(b, bType));
+          }
+          if (matrix)
+            staging = memref::AllocOp::create(b, stagingType);
+        }
+
+        // Bulk copies of k tile `k0` into buffer `i`, once for the block.
+        auto bulkCopies = [&](Value k0, int64_t i) {
+          auto one = [&](OpOperand *operand, ArrayRef<Value> at, Value tile,
+                         ArrayRef<int64_t> sizes) {
+            auto type = cast<MemRefType>(operand->get().getType());
+            auto result = memref::SubViewOp::inferResultType(
+                type,
+                ArrayRef<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic},
+                sizes, ArrayRef<int64_t>{1, 1});
+            Value box = memref::SubViewOp::create(
+                b, cast<MemRefType>(result), operand->get(), ValueRange(at),
+                ValueRange(), ValueRange(),
+                ArrayRef<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic},
+                sizes, ArrayRef<int64_t>{1, 1});
+            auto copy = memref::CopyOp::create(b, box, tile);
+            copy->setAttr(kBulkCopyStageAttrName, b.getI64IntegerAttr(i));
+          };
+          one(c.a, {rowBase, k0}, aTiles[i], {s.blockM, s.blockK});
+          one(c.b, {k0, colBase}, bTiles[i], {s.blockK, s.blockN});
+        };
+        // Copies of k tile `k0` into buffer `i`, by every lane of the block.
+        auto copyAll = [&](Value laneId, Value k0, int64_t i) {
+          copyTile(k, c, true, aTiles[i], rowBase, k0, laneId, s.blockM,
+                   s.blockK);
+          copyTile(k, c, false, bTiles[i], colBase, k0, laneId, s.blockK,
+                   s.blockN);
+        };
+
+        k.forall(s.levels.group, {s.groupsM * s.groupsN}, [&](ValueRange g) {
+          Value group = g[0];
+          Value gRow = k.mul(k.div(group, s.groupsN), s.groupM);
+          Value gCol = k.mul(k.rem(group, s.groupsN), s.groupN);
+          // The group's lanes run `body` with their block-wide lane id; in a
+          // pipeline their copies are asynchronous, one group per loop.
+          auto laneCopies = [&](function_ref<void(Value)> body) {
+            auto copies =
+                k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
+                  body(k.add(k.mul(group, groupLanes), l[0]));
+                });
+            if (s.asyncCopies)
+              copies->setAttr(kAsyncCopyAttrName, b.getUnitAttr());
+          };
+          // Pipeline prologue: the first `stages - 1` k tiles in flight.
+          if (matrix && s.asyncCopies)
+            for (int64_t st = 0; st + 1 < s.buffers; ++st) {
+              if (bulk)
+                bulkCopies(k.idx(st * s.blockK), st);
+              else
+                laneCopies(
+                    [&](Value id) { copyAll(id, k.idx(st * s.blockK), st); });
+            }
+          if (matrix) {
+            int64_t fm = s.groupM / s.fragM, fn = s.groupN / s.fragN;
+            scf::ForOp loop = k.kLoop(VectorType::get({s.fragM, s.fragN}, f32),
+                                      fm * fn, kSteps);
+            {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(loop.getBody());
+              SmallVector<Value> accs(loop.getRegionIterArgs());
+              Value kBase = k.mul(loop.getInductionVar(), s.blockK * s.buffers);
+              AffineExpr d0, d1, d2;
+              bindDims(ctx, d0, d1, d2);
+              SmallVector<AffineMap> maps = {
+                  AffineMap::get(3, 0, {d0, d2}, ctx),
+                  AffineMap::get(3, 0, {d2, d1}, ctx),
+                  AffineMap::get(3, 0, {d0, d1}, ctx)};
+              auto iters =
+                  b.getArrayAttr({vector::IteratorTypeAttr::get(
+                                      ctx, vector::IteratorType::parallel),
+                                  vector::IteratorTypeAttr::get(
+                                      ctx, vector::IteratorType::parallel),
+                                  vector::IteratorTypeAttr::get(
+                                      ctx, vector::IteratorType::reduction)});
+              Value pad0 = arith::ConstantOp::create(b, b.getZeroAttr(inElem));
+              for (int64_t i = 0; i < s.buffers; ++i) {
+                if (s.asyncCopies) {
+                  // k tile t = kBase + i: wait for it (the newest stages - 2
+                  // groups may still be in flight), then, once every lane is
+                  // past the math of tile t - 1, refill that tile's buffer
+                  // with tile t + stages - 1; every lane commits one group
+                  // per tile, empty past the end, so the count holds.
+                  auto wait = gpu::BarrierOp::create(b);
+                  if (bulk)
+                    wait->setAttr(kAwaitStageAttrName, b.getI64IntegerAttr(i));
+                  else
+                    wait->setAttr(kPendingCopyGroupsAttrName,
+                                  b.getI64IntegerAttr(s.buffers - 2));
+                  int64_t next = i + s.buffers - 1;
+                  Value k0 = k.add(kBase, k.idx(next * s.blockK));
+                  Value more = k.lt(k.add(loop.getInductionVar(), k.idx(1)),
+                                    k.idx(kSteps));
+                  if (bulk) {
+                    OpBuilder::InsertionGuard guard(b);
+                    if (next >= s.buffers) {
+                      auto ifOp = scf::IfOp::create(b, more);
+                      b.setInsertionPointToStart(ifOp.thenBlock());
+                    }
+                    bulkCopies(k0, next % s.buffers);
+                  } else {
+                    laneCopies([&](Value id) {
+                      OpBuilder::InsertionGuard guard(b);
+                      if (next >= s.buffers) { // past this iteration's tiles
+                        auto ifOp = scf::IfOp::create(b, more);
+                        b.setInsertionPointToStart(ifOp.thenBlock());
+                      }
+                      copyAll(id, k0, next % s.buffers);
+                    });
+                  }
+                } else {
+                  Value k0 = k.add(kBase, k.idx(i * s.blockK));
+                  laneCopies([&](Value id) { copyAll(id, k0, i); });
+                  gpu::BarrierOp::create(b);
+                }
+                for (int64_t kk = 0; kk < s.blockK; kk += s.fragK) {
+                  SmallVector<Value> as, bs;
+                  for (int64_t x = 0; x < fm; ++x)
+                    as.push_back(vector::TransferReadOp::create(
+                        b, VectorType::get({s.fragM, s.fragK}, inElem),
+                        aTiles[i],
+                        ValueRange{k.add(gRow, k.idx(x * s.fragM)), k.idx(kk)},
+                        pad0, ArrayRef<bool>{true, true}));
+                  for (int64_t y = 0; y < fn; ++y)
+                    bs.push_back(vector::TransferReadOp::create(
+                        b, VectorType::get({s.fragK, s.fragN}, inElem),
+                        bTiles[i],
+                        ValueRange{k.idx(kk), k.add(gCol, k.idx(y * s.fragN))},
+                        pad0, ArrayRef<bool>{true, true}));
+                  for (int64_t x = 0; x < fm; ++x)
+                    for (int64_t y = 0; y < fn; ++y) {
+                      auto contract = vector::ContractionOp::create(
+                          b, as[x], bs[y], accs[x * fn + y],
+                          b.getAffineMapArrayAttr(maps), iters);
+                      contract->setAttr(kIntrinsicAttrName,
+                                        b.getStringAttr(s.intrinsic));
+                      accs[x * fn + y] = contract;
+                    }
+                }
+                if (s.buffers == 1)
+                  gpu::BarrierOp::create(b);
+              }
+              scf::YieldOp::create(b, accs);
+            }
+            // Accumulators to the staging tile, then every lane finishes its
+            // share of the block's outputs. A staging tile over the stages
+            // waits for every group's last reads of them.
+            if (s.asyncCopies)
+              gpu::BarrierOp::create(b);
+            for (int64_t x = 0; x < fm; ++x)
+              for (int64_t y = 0; y < fn; ++y)
+                vector::TransferWriteOp::create(
+                    b, loop.getResult(x * fn + y), staging,
+                    ValueRange{k.add(gRow, k.idx(x * s.fragM)),
+                               k.add(gCol, k.idx(y * s.fragN))},
+                    ArrayRef<bool>{true, true});
+            gpu::BarrierOp::create(b);
+            k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
+              Value laneId = k.add(k.mul(group, groupLanes), l[0]);
+              k.strided(laneId, s.blockM * s.blockN, lanes, [&](Value e) {
+                Value r = k.div(e, s.blockN), col = k.rem(e, s.blockN);
+                Value gm = k.add(rowBase, r), gn = k.add(colBase, col);
+                OpBuilder::InsertionGuard guard(b);
+                guardOutput(k, c, gm, gn);
+                Value acc =
+                    memref::LoadOp::create(b, staging, ValueRange{r, col});
+                storeResult(k, c, gm, gn, acc);
+              });
+            });
+            return;
+          }
+          // Multiply-adds: each lane keeps a fragM x fragN tile (rows of
+          // vectors) and walks the scratchpad tiles.
+          k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
+            Value laneId = k.add(k.mul(group, groupLanes), l[0]);
+            int64_t lanesN = s.groupN / s.fragN;
+            Value tRow = k.add(gRow, k.mul(k.div(l[0], lanesN), s.fragM));
+            Value tCol = k.add(gCol, k.mul(k.rem(l[0], lanesN), s.fragN));
+            auto rowType = VectorType::get({s.fragN}, f32);
+            scf::ForOp loop = k.kLoop(rowType, s.fragM, kSteps);
+            {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(loop.getBody());
+              SmallVector<Value> accs(loop.getRegionIterArgs());
+              Value kBase = k.mul(loop.getInductionVar(), s.blockK * s.buffers);
+              for (int64_t i = 0; i < s.buffers; ++i) {
+                copyAll(laneId, k.add(kBase, k.idx(i * s.blockK)), i);
+                gpu::BarrierOp::create(b);
+                auto inner = scf::ForOp::create(b, k.idx(0), k.idx(s.blockK),
+                                                k.idx(1), accs);
+                {
+                  OpBuilder::InsertionGuard g2(b);
+                  b.setInsertionPointToStart(inner.getBody());
+                  Value kk = inner.getInductionVar();
+                  Value row = vector::LoadOp::create(b, rowType, bTiles[i],
+                                                     ValueRange{kk, tCol});
+                  SmallVector<Value> next;
+                  for (int64_t x = 0; x < s.fragM; ++x) {
+                    Value a = memref::LoadOp::create(
+                        b, aTiles[i], ValueRange{k.add(tRow, k.idx(x)), kk});
+                    Value splat = vector::BroadcastOp::create(b, rowType, a);
+                    next.push_back(vector::FMAOp::create(
+                        b, splat, row, inner.getRegionIterArgs()[x]));
+                  }
+                  scf::YieldOp::create(b, next);
+                }
+                accs.assign(inner.getResults().begin(),
+                            inner.getResults().end());
+                if (s.buffers == 1)
+                  gpu::BarrierOp::create(b);
+              }
+              scf::YieldOp::create(b, accs);
+            }
+            for (int64_t x = 0; x < s.fragM; ++x)
+              for (int64_t y = 0; y < s.fragN; ++y) {
+                Value gm = k.add(rowBase, k.add(tRow, k.idx(x)));
+                Value gn = k.add(colBase, k.add(tCol, k.idx(y)));
+                OpBuilder::InsertionGuard guard(b);
+                guardOutput(k, c, gm, gn);
+                Value acc = vector::ExtractOp::create(b, loop.getResult(x),
+                                                      ArrayRef<int64_t>{y});
+                storeResult(k, c, gm, gn, acc);
+              }
           });
         });
-        return;
-      }
-      // Multiply-adds: each lane keeps a fragM x fragN tile (rows of
-      // vectors) and walks the scratchpad tiles.
-      k.forall(s.levels.lane, {groupLanes}, [&](ValueRange l) {
-        Value laneId = k.add(k.mul(group, groupLanes), l[0]);
-        int64_t lanesN = s.groupN / s.fragN;
-        Value tRow = k.add(gRow, k.mul(k.div(l[0], lanesN), s.fragM));
-        Value tCol = k.add(gCol, k.mul(k.rem(l[0], lanesN), s.fragN));
-        auto rowType = VectorType::get({s.fragN}, f32);
-        scf::ForOp loop = k.kLoop(rowType, s.fragM, kSteps);
-        {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(loop.getBody());
-          SmallVector<Value> accs(loop.getRegionIterArgs());
-          Value kBase = k.mul(loop.getInductionVar(), s.blockK * s.buffers);
-          for (int64_t i = 0; i < s.buffers; ++i) {
-            copyAll(laneId, k.add(kBase, k.idx(i * s.blockK)), i);
-            gpu::BarrierOp::create(b);
-            auto inner = scf::ForOp::create(b, k.idx(0), k.idx(s.blockK),
-                                            k.idx(1), accs);
-            {
-              OpBuilder::InsertionGuard g2(b);
-              b.setInsertionPointToStart(inner.getBody());
-              Value kk = inner.getInductionVar();
-              Value row = vector::LoadOp::create(b, rowType, bTiles[i],
-                                                 ValueRange{kk, tCol});
-              SmallVector<Value> next;
-              for (int64_t x = 0; x < s.fragM; ++x) {
-                Value a = memref::LoadOp::create(
-                    b, aTiles[i], ValueRange{k.add(tRow, k.idx(x)), kk});
-                Value splat = vector::BroadcastOp::create(b, rowType, a);
-                next.push_back(vector::FMAOp::create(
-                    b, splat, row, inner.getRegionIterArgs()[x]));
-              }
-              scf::YieldOp::create(b, next);
-            }
-            accs.assign(inner.getResults().begin(), inner.getResults().end());
-            if (s.buffers == 1)
-              gpu::BarrierOp::create(b);
-          }
-          scf::YieldOp::create(b, accs);
-        }
-        for (int64_t x = 0; x < s.fragM; ++x)
-          for (int64_t y = 0; y < s.fragN; ++y) {
-            Value gm = k.add(rowBase, k.add(tRow, k.idx(x)));
-            Value gn = k.add(colBase, k.add(tCol, k.idx(y)));
-            OpBuilder::InsertionGuard guard(b);
-            guardOutput(k, c, gm, gn);
-            Value acc = vector::ExtractOp::create(b, loop.getResult(x),
-                                                  ArrayRef<int64_t>{y});
-            storeResult(k, c, gm, gn, acc);
-          }
       });
-    });
-  });
   HierarchySchedule used = s;
   used.bulkCopies = bulk;
   setHierarchySchedule(kernel, used.toJson());
