@@ -126,6 +126,11 @@ TEST(GpuModel, ShortKPipelinesTwoIterations) {
       EXPECT_GE(llvm::divideCeilSigned(k, s.blockK), 3) << name;
       EXPECT_GE(llvm::divideCeilSigned(k, s.blockK * s.buffers), 2) << name;
     }
+  // k = 32: two fragments, no loop to accumulate in; multiply-adds.
+  hw::Description a100 = load("nvidia-a100");
+  EXPECT_TRUE(chooseHierarchySchedule({1024, 1024, 32, "f16", "f32"},
+                                      *hierarchyLevels(a100), a100)
+                  .intrinsic.empty());
   // k = 256 keeps wgmma on the H200.
   hw::Description h200 = load("nvidia-h200");
   EXPECT_TRUE(chooseHierarchySchedule({1024, 1024, 256, "bf16", "f32"},

@@ -5,7 +5,8 @@
 //   1. the fragment: a collective intrinsic (issued by a level between the
 //      block and the group level, e.g. several groups together) whose
 //      accumulators fit half of a lane's registers, else a matrix intrinsic
-//      the group level issues with the operands' types, else a multiply-add
+//      the group level issues with the operands' types (either only with
+//      k tiles enough for a k loop of two iterations), else a multiply-add
 //      tile per lane sized to half of its registers;
 //   2. the group tile: as many fragments as keep the accumulators in half of
 //      a lane's registers, the most multiply-adds per loaded element;
@@ -96,7 +97,10 @@ const hw::MatrixIntrinsic *matchIntrinsic(const ContractionShape &shape,
                                           const HierarchyLevels &levels,
                                           const hw::Description &chip) {
   for (const hw::MatrixIntrinsic &mi : chip.matrix)
-    if (mi.level == levels.group && typesMatch(mi, shape))
+    // Under three fragments of k, the k loop the intrinsic accumulates in
+    // would fold away (one iteration): multiply-adds then.
+    if (mi.level == levels.group && typesMatch(mi, shape) &&
+        llvm::divideCeilSigned(shape.k, mi.k) >= 3)
       return &mi;
   return nullptr;
 }
