@@ -67,17 +67,17 @@ SmallVector<Value> contractionLoops(Contraction &c) {
   return loops;
 }
 
-/// The batch loops of `operand` that lead its indexing map, followed by
-/// exactly the loops `dims`; their values in the kernel, or nullopt.
-std::optional<SmallVector<Value>>
-leadingBatch(Contraction &c, OpOperand *operand, ArrayRef<unsigned> dims) {
+/// The positions in `c.batch` of the batch loops that lead `operand`'s
+/// indexing map, followed by exactly the loops `dims`; nullopt otherwise.
+std::optional<SmallVector<unsigned>>
+leadingBatchDims(Contraction &c, OpOperand *operand, ArrayRef<unsigned> dims) {
   AffineMap map = c.op.getMatchingIndexingMap(operand);
   if (map.getNumResults() < dims.size())
     return std::nullopt;
   unsigned lead = map.getNumResults() - dims.size();
   if (!indexes(map.getSliceMap(lead, dims.size()), dims))
     return std::nullopt;
-  SmallVector<Value> out;
+  SmallVector<unsigned> out;
   for (unsigned i = 0; i < lead; ++i) {
     auto dim = dyn_cast<AffineDimExpr>(map.getResult(i));
     if (!dim)
@@ -85,9 +85,28 @@ leadingBatch(Contraction &c, OpOperand *operand, ArrayRef<unsigned> dims) {
     auto it = llvm::find(c.batch, dim.getPosition());
     if (it == c.batch.end())
       return std::nullopt;
-    out.push_back(c.batchValues[it - c.batch.begin()]);
+    out.push_back(it - c.batch.begin());
   }
   return out;
+}
+
+/// The values in the kernel of those batch loops.
+std::optional<SmallVector<Value>>
+leadingBatch(Contraction &c, OpOperand *operand, ArrayRef<unsigned> dims) {
+  std::optional<SmallVector<unsigned>> lead =
+      leadingBatchDims(c, operand, dims);
+  if (!lead)
+    return std::nullopt;
+  SmallVector<Value> out;
+  for (unsigned i : *lead)
+    out.push_back(c.batchValues[i]);
+  return out;
+}
+
+/// The loops of A's (rows m, columns k) or B's (rows k, columns n) tiles.
+SmallVector<unsigned> tileDims(Contraction &c, bool isA) {
+  return isA ? SmallVector<unsigned>{c.m, c.k}
+             : SmallVector<unsigned>{c.k, c.n};
 }
 
 /// Stores accumulator `acc` (f32) for C[gm, gn]: adds the old C unless a
@@ -150,9 +169,8 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
   int64_t rowLength = source.getShape().back();
   int64_t tileRow = cast<MemRefType>(tile.getType()).getShape().back();
   // Row-major past leading batch indices.
-  std::optional<SmallVector<Value>> lead = leadingBatch(
-      c, operand,
-      isA ? ArrayRef<unsigned>{c.m, c.k} : ArrayRef<unsigned>{c.k, c.n});
+  std::optional<SmallVector<Value>> lead =
+      leadingBatch(c, operand, tileDims(c, isA));
   if (!partial && lead && source.getElementType() == elem &&
       source.getLayout().isIdentity() && cols % width == 0 &&
       rowLength % width == 0 && tileRow % width == 0) {
@@ -200,14 +218,44 @@ bool bulkCopyable(Contraction &c, bool isA, const HierarchySchedule &s,
   OpOperand *operand = isA ? c.a : c.b;
   auto source = cast<MemRefType>(operand->get().getType());
   int64_t bytes = llvm::divideCeil(tileElem.getIntOrFloatBitWidth(), 8);
-  bool rowMajor = indexes(c.op.getMatchingIndexingMap(operand),
-                          isA ? ArrayRef<unsigned>{c.m, c.k}
-                              : ArrayRef<unsigned>{c.k, c.n});
+  // Row-major past leading batch loops: the tiles of a batch element are
+  // then tiles of the operand seen as one matrix of all its rows
+  // (flatOperand); tiles that divide the rows stay in their batch element.
+  bool rowMajor = leadingBatchDims(c, operand, tileDims(c, isA)).has_value();
   bool divides = c.extentK % (s.blockK * s.buffers) == 0 &&
                  (isA ? c.extentM % s.blockM : c.extentN % s.blockN) == 0;
   return rowMajor && divides && source.getElementType() == tileElem &&
          source.hasStaticShape() && source.getLayout().isIdentity() &&
-         source.getRank() == 2 && (source.getShape().back() * bytes) % 16 == 0;
+         (source.getShape().back() * bytes) % 16 == 0;
+}
+
+/// `operand` as a matrix of all its rows (leading dims collapsed), for bulk
+/// copies: created before the kernel (the copies' tensor maps are made on
+/// the host from it).
+Value flatOperand(ImplicitLocOpBuilder &b, OpOperand *operand) {
+  auto type = cast<MemRefType>(operand->get().getType());
+  if (type.getRank() == 2)
+    return operand->get();
+  SmallVector<ReassociationIndices> groups(2);
+  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+    groups[0].push_back(d);
+  groups[1].push_back(type.getRank() - 1);
+  return memref::CollapseShapeOp::create(b, operand->get(), groups);
+}
+
+/// The row of the flat operand where the block's batch element's row `row`
+/// is: its leading batch indices linearized over the operand's dims.
+Value flatRow(KernelBuilder &k, Contraction &c, bool isA, Value row) {
+  OpOperand *operand = isA ? c.a : c.b;
+  ArrayRef<int64_t> shape =
+      cast<MemRefType>(operand->get().getType()).getShape();
+  SmallVector<Value> lead = *leadingBatch(c, operand, tileDims(c, isA));
+  if (lead.empty())
+    return row;
+  Value linear = lead[0];
+  for (size_t i = 1; i < lead.size(); ++i)
+    linear = k.add(k.mul(linear, shape[i]), lead[i]);
+  return k.add(k.mul(linear, shape[lead.size()]), row);
 }
 
 /// The whole kernel of a contraction.
@@ -229,6 +277,9 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
   // the tiles divide); the lanes copy otherwise.
   bool bulk = s.bulkCopies && bulkCopyable(c, true, s, tileElem) &&
               bulkCopyable(c, false, s, tileElem);
+  Value flatA, flatB;
+  if (bulk)
+    flatA = flatOperand(b, c.a), flatB = flatOperand(b, c.b);
   // Batched contractions get a third (outermost) grid dim: the batch
   // loops, linearized (C's order, outermost first).
   bool batched = !c.batch.empty();
@@ -292,23 +343,25 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
 
         // Bulk copies of k tile `k0` into buffer `i`, once for the block.
         auto bulkCopies = [&](Value k0, int64_t i) {
-          auto one = [&](OpOperand *operand, ArrayRef<Value> at, Value tile,
+          auto one = [&](Value source, ArrayRef<Value> at, Value tile,
                          ArrayRef<int64_t> sizes) {
-            auto type = cast<MemRefType>(operand->get().getType());
+            auto type = cast<MemRefType>(source.getType());
             auto result = memref::SubViewOp::inferResultType(
                 type,
                 ArrayRef<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic},
                 sizes, ArrayRef<int64_t>{1, 1});
             Value box = memref::SubViewOp::create(
-                b, cast<MemRefType>(result), operand->get(), ValueRange(at),
+                b, cast<MemRefType>(result), source, ValueRange(at),
                 ValueRange(), ValueRange(),
                 ArrayRef<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic},
                 sizes, ArrayRef<int64_t>{1, 1});
             auto copy = memref::CopyOp::create(b, box, tile);
             copy->setAttr(kBulkCopyStageAttrName, b.getI64IntegerAttr(i));
           };
-          one(c.a, {rowBase, k0}, aTiles[i], {s.blockM, s.blockK});
-          one(c.b, {k0, colBase}, bTiles[i], {s.blockK, s.blockN});
+          one(flatA, {flatRow(k, c, true, rowBase), k0}, aTiles[i],
+              {s.blockM, s.blockK});
+          one(flatB, {flatRow(k, c, false, k0), colBase}, bTiles[i],
+              {s.blockK, s.blockN});
         };
         // Copies of k tile `k0` into buffer `i`, by every lane of the block.
         auto copyAll = [&](Value laneId, Value k0, int64_t i) {

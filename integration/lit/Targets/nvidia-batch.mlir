@@ -39,15 +39,22 @@ func.func @bmm_f32(%a: memref<4x128x256xf32>, %b: memref<4x256x64xf32>, %c: memr
 // A100-NEXT: memref.store %{{.*}}, %arg2[%[[B]], %{{.*}}, %{{.*}}] : memref<8x256x384xbf16>
 // A100: strata.schedule = #strata.schedule<{{{.*}}grid = [8, 4, 6]
 // H200-LABEL: func.func @bmm_bf16
-// H200: scf.forall (%[[B:.*]], %{{.*}}, %{{.*}}) in (8, 4, 3) {
-// Rank-3 operands: the threads copy (cp.async), no bulk tensor copies.
-// H200-NOT: memref.copy
-// H200: vector.load %arg0[%[[B]], %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<8x256x512xbf16>, vector<8xbf16>
-// H200: } {mapping = [#strata.grid<"lane">], strata.async_copy}
+// Bulk copies (TMA) of whole tiles: each operand seen as one matrix of all
+// its rows, a batch element's tile at row b x rows + offset (the tiles
+// divide the rows: none crosses into the next batch element).
+// H200: %[[FA:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : memref<8x256x512xbf16> into memref<2048x512xbf16>
+// H200-NEXT: %[[FB:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1], [2]] : memref<8x512x384xbf16> into memref<4096x384xbf16>
+// H200-NEXT: scf.forall (%[[B:.*]], %[[BM:.*]], %{{.*}}) in (8, 4, 3) {
+// H200: %[[ROW0:.*]] = arith.muli %[[BM]], %c64 : index
+// H200: %[[AB:.*]] = arith.muli %[[B]], %c256 : index
+// H200-NEXT: %[[AROW:.*]] = arith.addi %[[AB]], %[[ROW0]] : index
+// H200-NEXT: memref.subview %[[FA]][%[[AROW]], 0] [64, 64] [1, 1]
+// H200-NEXT: memref.copy {{.*}} {strata.bulk_copy_stage = 0 : i64}
+// H200-NEXT: %[[KB:.*]] = arith.muli %[[B]], %c512 : index
+// H200-NEXT: memref.subview %[[FB]][%[[KB]], %{{.*}}] [64, 128] [1, 1]
 // H200: vector.contract {{.*}} {strata.intrinsic = "wgmma_m64n128k16_bf16"}
 // H200: memref.store %{{.*}}, %arg2[%[[B]], %{{.*}}, %{{.*}}] : memref<8x256x384xbf16>
-// H200-NOT: bulk_copies
-// H200: collective = true
+// H200: bulk_copies = true, collective = true
 func.func @bmm_bf16(%a: memref<8x256x512xbf16>, %b: memref<8x512x384xbf16>, %out: memref<8x256x384xbf16>) {
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<8x256x384xf32>
