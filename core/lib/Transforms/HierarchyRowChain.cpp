@@ -13,6 +13,9 @@
 //       row op:    v[out] = body(v[...] or loads)           (lane 0 stores)
 //       element:   for e = lane; e < len; e += lanes: out[row, e] = body(...)
 //
+// (with 16-byte accesses where the rows allow them: e = 4 x lane, step
+// 4 x lanes, 4 elements per vector load and store; vectorWidth).
+//
 // where v maps the row buffers the chain wrote to this row's value, kept in
 // registers (every lane holds it: the butterfly leaves the total in each).
 // An element op's elements are owned by the lane that the reductions and
@@ -30,6 +33,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -129,6 +133,49 @@ bool staysInRow(linalg::LinalgOp op, Kind kind, unsigned p,
   }
   return true;
 }
+/// Whether `op` reads or writes `operand` along the row's innermost loop
+/// `inner` as the innermost index and nowhere else: consecutive elements
+/// of the row are consecutive in memory there.
+bool contiguous(linalg::LinalgOp op, OpOperand *operand, unsigned inner) {
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  if (map.getNumResults() == 0)
+    return false;
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  if (!last || last.getPosition() != inner)
+    return false;
+  for (AffineExpr e : map.getResults().drop_back())
+    if (e.isFunctionOfDim(inner))
+      return false;
+  return true;
+}
+
+/// Elements a lane takes at a time: 4 (one 16-byte access of f32) when
+/// every access along the rows' innermost loop is contiguous, in buffers
+/// whose rows are multiples of 4 elements (so that the accesses stay
+/// aligned), and the innermost extent is one too; 1 otherwise.
+int64_t vectorWidth(const RowChain &chain) {
+  constexpr int64_t width = 4;
+  unsigned p = chain.rowExtents.size();
+  if (chain.colExtents.empty() || chain.colExtents.back() % width != 0)
+    return 1;
+  unsigned inner = p + chain.colExtents.size() - 1;
+  for (linalg::LinalgOp op : chain.ops) {
+    if (op.getNumLoops() == p)
+      continue;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      if (!type)
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      if (!map.isFunctionOfDim(inner))
+        continue;
+      if (!contiguous(op, &operand, inner) || !type.hasStaticShape() ||
+          !type.getLayout().isIdentity() || type.getShape().back() % width != 0)
+        return 1;
+    }
+  }
+  return width;
+}
 } // namespace
 
 std::optional<RowChain>
@@ -219,6 +266,11 @@ LogicalResult hierarchy::emitRowChain(ImplicitLocOpBuilder &b,
     colDims.push_back(p + i);
   SmallVector<int64_t> extents(chain.rowExtents);
   extents.append(chain.colExtents);
+  int64_t width = vectorWidth(chain);
+  unsigned innermost = extents.size() - 1;
+  auto bytesOf = [](Type t) {
+    return int64_t(llvm::divideCeil(t.getIntOrFloatBitWidth(), 8));
+  };
 
   auto kernel = k.forall(levels.block, {rs.blocks}, [&](ValueRange ids) {
     k.forall(levels.group, {rs.groupsPerBlock}, [&](ValueRange g) {
@@ -258,16 +310,20 @@ LogicalResult hierarchy::emitRowChain(ImplicitLocOpBuilder &b,
         };
         // The body of `op` at `loops`, `acc` for the output's argument
         // when given; the yielded values.
-        auto body = [&](linalg::LinalgOp op, ArrayRef<Value> loops,
-                        Value acc) -> SmallVector<Value> {
+        // `value`, when given, supplies the operands it returns non-null
+        // for (elements of a vector the lane loaded).
+        auto body = [&](linalg::LinalgOp op, ArrayRef<Value> loops, Value acc,
+                        function_ref<Value(OpOperand *)> value =
+                            nullptr) -> SmallVector<Value> {
           IRMapping map;
           Block *block = op.getBlock();
           for (OpOperand &operand : op->getOpOperands()) {
             Value arg = block->getArgument(operand.getOperandNumber());
+            Value given = value ? value(&operand) : Value();
             if (acc && op.isDpsInit(&operand))
               map.map(arg, acc);
             else if (!arg.use_empty())
-              map.map(arg, operandValue(op, &operand, loops));
+              map.map(arg, given ? given : operandValue(op, &operand, loops));
           }
           for (Operation &inner : block->without_terminator()) {
             if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
@@ -291,25 +347,66 @@ LogicalResult hierarchy::emitRowChain(ImplicitLocOpBuilder &b,
           if (comb)
             init =
                 arith::ConstantOp::create(b, *arith::getNeutralElement(comb));
-          // The lane's elements of the row.
-          auto loop =
-              scf::ForOp::create(b, lane, k.idx(length), k.idx(levels.lanes),
-                                 comb ? ValueRange{init} : ValueRange());
+          // The lane's elements of the row, `width` consecutive ones at a
+          // time: contiguous operands move as one vector each, the body
+          // runs on its elements in order.
+          auto loop = scf::ForOp::create(
+              b, k.mul(lane, width), k.idx(length), k.idx(levels.lanes * width),
+              comb ? ValueRange{init} : ValueRange());
           {
             OpBuilder::InsertionGuard inner(b);
             b.setInsertionPointToStart(loop.getBody());
             SmallVector<Value> loops(rowLoops);
             loops.resize(extents.size());
             delinearize(k, loop.getInductionVar(), colDims, extents, loops);
+            llvm::DenseMap<OpOperand *, Value> vectors;
+            auto vectorOf = [&](OpOperand *operand) -> Value {
+              if (width == 1 || !contiguous(op, operand, innermost))
+                return Value();
+              Value &v = vectors[operand];
+              if (!v) {
+                Type elem = getElementTypeOrSelf(operand->get().getType());
+                v = vector::LoadOp::create(
+                    b, VectorType::get({width}, elem), operand->get(),
+                    k.indices(op.getMatchingIndexingMap(operand), loops), false,
+                    llvm::MaybeAlign(width * bytesOf(elem)));
+              }
+              return v;
+            };
+            Value acc = comb ? loop.getRegionIterArgs()[0] : Value();
+            SmallVector<Value> results;
+            for (int64_t j = 0; j < width; ++j) {
+              SmallVector<Value> at(loops);
+              if (j > 0)
+                at[innermost] = k.add(at[innermost], k.idx(j));
+              auto element = [&](OpOperand *operand) -> Value {
+                if (op.isDpsInit(operand) && comb)
+                  return Value();
+                Value v = vectorOf(operand);
+                return v ? vector::ExtractOp::create(b, v, ArrayRef<int64_t>{j})
+                               .getResult()
+                         : Value();
+              };
+              Value r = body(op, at, acc, element)[0];
+              if (comb)
+                acc = r;
+              else
+                results.push_back(r);
+            }
+            OpOperand *out = op.getDpsInitOperand(0);
+            AffineMap outMap = op.getMatchingIndexingMap(out);
             if (comb) {
-              scf::YieldOp::create(
-                  b, body(op, loops, loop.getRegionIterArgs()[0])[0]);
+              scf::YieldOp::create(b, acc);
+            } else if (width == 1) {
+              memref::StoreOp::create(b, results[0], out->get(),
+                                      k.indices(outMap, loops));
             } else {
-              Value v = body(op, loops, Value())[0];
-              OpOperand *out = op.getDpsInitOperand(0);
-              memref::StoreOp::create(
-                  b, v, out->get(),
-                  k.indices(op.getMatchingIndexingMap(out), loops));
+              Type elem = getElementTypeOrSelf(out->get().getType());
+              Value v = vector::FromElementsOp::create(
+                  b, VectorType::get({width}, elem), results);
+              vector::StoreOp::create(b, v, out->get(),
+                                      k.indices(outMap, loops), false,
+                                      llvm::MaybeAlign(width * bytesOf(elem)));
             }
           }
           if (!comb)
@@ -328,6 +425,7 @@ LogicalResult hierarchy::emitRowChain(ImplicitLocOpBuilder &b,
   setHierarchySchedule(kernel, {{"row_chain", names},
                                 {"rows", {rows, length}},
                                 {"groups", {levels.group, rs.groupsPerBlock}},
+                                {"vector", width},
                                 {"grid", {rs.blocks}}});
   return success();
 }
