@@ -174,7 +174,7 @@ LogicalResult hierarchy::emitReduction(ImplicitLocOpBuilder &b,
       k.forall(levels.lane, {levels.lanes}, [&](ValueRange l) {
         Value row = k.add(k.mul(ids[0], rs.groupsPerBlock), g[0]);
         OpBuilder::InsertionGuard guard(b);
-        if (rows % (rs.blocks * rs.groupsPerBlock) != 0) {
+        if (rows != rs.blocks * rs.groupsPerBlock) { // (no rows: none runs)
           // Uniform over the group: its shuffles see all its lanes.
           auto ifOp = scf::IfOp::create(b, k.lt(row, k.idx(rows)));
           b.setInsertionPointToStart(ifOp.thenBlock());
