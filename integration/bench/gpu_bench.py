@@ -312,6 +312,7 @@ def table(rows):
         out.append("%-28s %s %s %s %s %s %s" % (
             r["case"], fmt(s), fmt(c), fmt(t), ratio(c, s), ratio(t, s), tflops))
     out.append("x cuBLAS / x compile: the other's time over Strata's (above 1: Strata is faster)")
+    out.append("cuBLAS: PyTorch eager (torch.matmul/torch.bmm; for softmax and layernorm PyTorch's own kernels)")
     return "\n".join(out)
 
 
