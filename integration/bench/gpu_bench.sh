@@ -8,7 +8,8 @@
 # --build DIR   a Strata build to use (default: build/, configured and built
 #               with CMake and Ninja when it has no bin/strata-run)
 # --target      the description to compile for (default nvidia-h200)
-# --quick       one GEMM and one small MLP per type
+# --quick       one GEMM, one small MLP, one batched GEMM and one attention
+#               per type, one softmax and one layernorm
 # --dry-run     print the commands instead of running them (no GPU needed)
 #
 # Every case is first checked on a smaller problem of the same kind
@@ -57,14 +58,9 @@ trap 'rm -rf "$work"' EXIT
 results="$work/results.jsonl"
 : > "$results"
 
-# The check case of a case: the same kind and type at 1024 x 1024 x 512;
-# for attention the same head dimension, 4 heads of 333 tokens (tiles do
-# not divide it: the guards are checked too).
+# The check case of a case: the same kind and type, small (gpu_bench.py).
 check_case() {
-  case "$1" in
-    attn_*) echo "$1" | sed -E 's/_[0-9]+x[0-9]+x[0-9]+x([0-9]+)$/_1x4x333x\1/' ;;
-    *) echo "$1" | sed -E 's/_[0-9]+x[0-9]+x[0-9]+$/_1024x1024x512/' ;;
-  esac
+  python3 "$here/gpu_bench.py" check "$1"
 }
 
 for case in $(python3 "$here/gpu_bench.py" cases $quick); do

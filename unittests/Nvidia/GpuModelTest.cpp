@@ -96,6 +96,48 @@ TEST(GpuModel, SmallGemmFillsTheA100) {
   EXPECT_LE(s.scratchpadBytes, maxSharedPerBlock(chip));
 }
 
+TEST(GpuModel, BatchedGemmKeepsLargeBlocksOnTheH200) {
+  hw::Description chip = load("nvidia-h200");
+  // Attention's P V: 32 products of 1024 x 1024 by 1024 x 128. Alone, one
+  // product of 128 x 128 blocks gives 8 blocks for 132 SMs (one-warpgroup
+  // blocks would still give 16); with the batch, 256 blocks of two
+  // warpgroups.
+  ContractionShape shape{1024, 128, 1024, "bf16", "f32"};
+  shape.batch = 32;
+  HierarchySchedule s =
+      chooseHierarchySchedule(shape, *hierarchyLevels(chip), chip);
+  EXPECT_EQ(s.intrinsic, "wgmma_m64n128k16_bf16");
+  EXPECT_EQ(s.groupsM * s.groupsN, 2);
+  EXPECT_EQ(s.gridM * s.gridN * s.gridBatch, 256);
+  EXPECT_LE(s.scratchpadBytes, maxSharedPerBlock(chip));
+}
+
+TEST(GpuModel, ShortKPipelinesTwoIterations) {
+  // k = 64 and 128 (attention's head dimensions): wgmma's k tiles of 64
+  // would leave one or two of them, a k loop of one iteration; the warps'
+  // mma.sync takes shallower tiles instead, at least three of them.
+  for (const char *name : {"nvidia-a100", "nvidia-h200"})
+    for (int64_t k : {64, 128}) {
+      hw::Description chip = load(name);
+      HierarchySchedule s = chooseHierarchySchedule(
+          {1024, 1024, k, "bf16", "f32"}, *hierarchyLevels(chip), chip);
+      EXPECT_EQ(s.intrinsic, "mma_m16n8k16_bf16") << name << " k=" << k;
+      EXPECT_FALSE(s.collective);
+      EXPECT_GE(llvm::divideCeilSigned(k, s.blockK), 3) << name;
+      EXPECT_GE(llvm::divideCeilSigned(k, s.blockK * s.buffers), 2) << name;
+    }
+  // k = 32: two fragments, no loop to accumulate in; multiply-adds.
+  hw::Description a100 = load("nvidia-a100");
+  EXPECT_TRUE(chooseHierarchySchedule({1024, 1024, 32, "f16", "f32"},
+                                      *hierarchyLevels(a100), a100)
+                  .intrinsic.empty());
+  // k = 256 keeps wgmma on the H200.
+  hw::Description h200 = load("nvidia-h200");
+  EXPECT_TRUE(chooseHierarchySchedule({1024, 1024, 256, "bf16", "f32"},
+                                      *hierarchyLevels(h200), h200)
+                  .collective);
+}
+
 TEST(GpuModel, Bf16UsesTheBf16Intrinsic) {
   hw::Description chip = load("nvidia-a100");
   HierarchySchedule s = chooseHierarchySchedule(

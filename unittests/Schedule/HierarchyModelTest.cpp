@@ -250,6 +250,50 @@ TEST(HierarchyModel, SmallProblemsUseMoreSmallerBlocks) {
   EXPECT_GT(s.gridM * s.gridN, 4);
 }
 
+TEST(HierarchyModel, BatchCountsTowardFillingTheBlocks) {
+  hw::Description chip = load(chipJson());
+  HierarchyLevels levels = *hierarchyLevels(chip);
+  // 128 x 128 alone leaves one group per block (above); 16 of them need
+  // half as many blocks per product to give the 64 instances one each, 64
+  // of them none fewer than the four groups of a whole block give.
+  auto batched = [&](int64_t batch) {
+    ContractionShape shape{128, 128, 256, "f16", "f32"};
+    shape.batch = batch;
+    return chooseHierarchySchedule(shape, levels, chip);
+  };
+  HierarchySchedule one = batched(1), sixteen = batched(16),
+                    many = batched(64);
+  EXPECT_EQ(one.groupsM * one.groupsN, 1);
+  EXPECT_EQ(sixteen.groupsM * sixteen.groupsN, 2);
+  EXPECT_EQ(many.groupsM * many.groupsN, 4);
+  EXPECT_EQ(sixteen.gridBatch, 16);
+  EXPECT_GE(sixteen.gridM * sixteen.gridN * sixteen.gridBatch, 64);
+  EXPECT_LT(sixteen.gridM * sixteen.gridN * sixteen.gridBatch / 2, 64);
+  // The recorded grid names the batch (outermost) when there is one.
+  EXPECT_EQ(sixteen.toJson()["grid"],
+            json({16, sixteen.gridM, sixteen.gridN}));
+  EXPECT_EQ(one.toJson()["grid"].size(), 2u);
+}
+
+TEST(HierarchyModel, RowsFillTheBlocks) {
+  HierarchyLevels levels = *hierarchyLevels(load(chipJson()));
+  // A block holds its 4 groups while that leaves every one of the 64
+  // instances a block; fewer rows get smaller blocks.
+  RowSchedule many = chooseRowSchedule(1000, levels);
+  EXPECT_EQ(many.groupsPerBlock, 4);
+  EXPECT_EQ(many.blocks, 250);
+  // 255 rows: 64 blocks of 4 (the last one with 3 rows).
+  RowSchedule odd = chooseRowSchedule(255, levels);
+  EXPECT_EQ(odd.groupsPerBlock, 4);
+  EXPECT_EQ(odd.blocks, 64);
+  RowSchedule few = chooseRowSchedule(100, levels);
+  EXPECT_EQ(few.groupsPerBlock, 1);
+  EXPECT_EQ(few.blocks, 100);
+  RowSchedule single = chooseRowSchedule(1, levels);
+  EXPECT_EQ(single.groupsPerBlock, 1);
+  EXPECT_EQ(single.blocks, 1);
+}
+
 TEST(HierarchyModel, NoMatchingIntrinsicMeansLaneTiles) {
   hw::Description chip = load(chipJson());
   HierarchySchedule s = chooseHierarchySchedule(

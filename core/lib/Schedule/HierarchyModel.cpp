@@ -5,13 +5,14 @@
 //   1. the fragment: a collective intrinsic (issued by a level between the
 //      block and the group level, e.g. several groups together) whose
 //      accumulators fit half of a lane's registers, else a matrix intrinsic
-//      the group level issues with the operands' types, else a multiply-add
+//      the group level issues with the operands' types (either only with
+//      k tiles enough for a k loop of two iterations), else a multiply-add
 //      tile per lane sized to half of its registers;
 //   2. the group tile: as many fragments as keep the accumulators in half of
 //      a lane's registers, the most multiply-adds per loaded element;
 //   3. the block: the groups of one block-level instance arranged near
 //      square (collective groups along m), halved while there are fewer
-//      blocks than instances to fill;
+//      blocks (over m, n and the batch) than instances to fill;
 //   4. the k step: the largest (up to 4 fragments) whose operand tiles,
 //      double-buffered when they fit, and the staging tile fit the
 //      scratchpad; rows padded so that consecutive rows start in other banks;
@@ -20,8 +21,10 @@
 //      as many stages as fit, up to kMaxStages, that divide the k tiles (the
 //      pipelined loop is unrolled by its stages: buffers are indexed
 //      statically) into at least two iterations (a loop of one iteration
-//      folds away, and the accumulators with it); a collective intrinsic's
-//      stages are filled by bulk copies where the scratchpad has them.
+//      folds away, and the accumulators with it: a short k gets shallower
+//      k tiles, and a collective intrinsic, whose tiles have a fixed
+//      depth, needs three); a collective intrinsic's stages are filled by
+//      bulk copies where the scratchpad has them.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Schedule/HierarchyModel.h"
@@ -94,7 +97,10 @@ const hw::MatrixIntrinsic *matchIntrinsic(const ContractionShape &shape,
                                           const HierarchyLevels &levels,
                                           const hw::Description &chip) {
   for (const hw::MatrixIntrinsic &mi : chip.matrix)
-    if (mi.level == levels.group && typesMatch(mi, shape))
+    // Under three fragments of k, the k loop the intrinsic accumulates in
+    // would fold away (one iteration): multiply-adds then.
+    if (mi.level == levels.group && typesMatch(mi, shape) &&
+        llvm::divideCeilSigned(shape.k, mi.k) >= 3)
       return &mi;
   return nullptr;
 }
@@ -120,6 +126,11 @@ const hw::MatrixIntrinsic *matchCollective(const ContractionShape &shape,
     // Strictly inside the block, above the group level.
     if (level == chip.compute.end() || chip.compute.end() - level < 3 ||
         !typesMatch(mi, shape))
+      continue;
+    // Its k tiles are 4 fragments deep (the plugin's swizzled rows): fewer
+    // than 3 of them leave a two-stage pipeline's k loop one iteration,
+    // which folds away with the accumulators it carries.
+    if (llvm::divideCeilSigned(shape.k, 4 * mi.k) < 3)
       continue;
     HierarchyLevels collective = levels;
     collective.group = level->name;
@@ -230,9 +241,11 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
     else
       gn *= 2;
   }
+  // Every batch element runs the whole (m, n) grid.
+  int64_t batch = std::max<int64_t>(shape.batch, 1);
   auto gridOf = [&](int64_t a, int64_t b) {
     return llvm::divideCeilSigned(shape.m, a * s.groupM) *
-           llvm::divideCeilSigned(shape.n, b * s.groupN);
+           llvm::divideCeilSigned(shape.n, b * s.groupN) * batch;
   };
   // Fewer blocks than instances leaves instances idle: smaller blocks.
   while (gm * gn > 1 && gridOf(gm, gn) < levels.blocks) {
@@ -318,6 +331,11 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
         break;
       }
     }
+    // At least two iterations of a two-stage pipeline: a short k gets
+    // shallower k tiles (not a collective intrinsic's: its depth is fixed).
+    while (!s.collective && s.blockK > s.fragK &&
+           llvm::divideCeilSigned(shape.k, s.blockK) < 3)
+      s.blockK /= 2;
     s.buffers = 2;
     int64_t kTiles = llvm::divideCeilSigned(shape.k, s.blockK);
     for (int64_t stages = kMaxStages; stages > 2; --stages)
@@ -333,12 +351,29 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
   }
   s.gridM = llvm::divideCeilSigned(shape.m, s.blockM);
   s.gridN = llvm::divideCeilSigned(shape.n, s.blockN);
+  s.gridBatch = batch;
   return s;
+}
+
+RowSchedule strata::chooseRowSchedule(int64_t rows,
+                                      const HierarchyLevels &levels) {
+  RowSchedule r;
+  rows = std::max<int64_t>(rows, 1);
+  while (r.groupsPerBlock * 2 <= levels.groups)
+    r.groupsPerBlock *= 2;
+  // Fewer blocks than instances leaves instances idle: smaller blocks.
+  while (r.groupsPerBlock > 1 &&
+         llvm::divideCeilSigned(rows, r.groupsPerBlock) < levels.blocks)
+    r.groupsPerBlock /= 2;
+  r.blocks = llvm::divideCeilSigned(rows, r.groupsPerBlock);
+  return r;
 }
 
 nlohmann::json HierarchySchedule::toJson() const {
   nlohmann::json doc = {{"block", {levels.block, blockM, blockN, blockK}},
-                        {"grid", {gridM, gridN}},
+                        {"grid", gridBatch > 1
+                                     ? nlohmann::json{gridBatch, gridM, gridN}
+                                     : nlohmann::json{gridM, gridN}},
                         {"groups", {levels.group, groupsM, groupsN}},
                         {"group_tile", {groupM, groupN}},
                         {"fragment", {fragM, fragN, fragK}},

@@ -25,10 +25,8 @@ bool hierarchy::indexes(AffineMap map, ArrayRef<unsigned> dims) {
   return true;
 }
 
-/// Users of `buffer` other than `except` between `from` and `to` (same
-/// block), or after `from` when `to` is null.
-static bool usedBetween(Value buffer, Operation *from, Operation *to,
-                        ArrayRef<Operation *> except) {
+bool hierarchy::usedBetween(Value buffer, Operation *from, Operation *to,
+                            ArrayRef<Operation *> except) {
   for (Operation *user : buffer.getUsers()) {
     if (llvm::is_contained(except, user) || user == from || user == to)
       continue;
@@ -46,29 +44,68 @@ FailureOr<Contraction> hierarchy::matchContraction(linalg::LinalgOp op) {
     return failure();
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
-  if (failed(dims) || !dims->batch.empty() || dims->m.size() != 1 ||
-      dims->n.size() != 1 || dims->k.size() != 1)
+  if (failed(dims) || dims->k.size() != 1)
     return failure();
-  Contraction c{op,      dims->m[0], dims->n[0], dims->k[0], nullptr, nullptr,
-                nullptr, nullptr,    nullptr,    0,          0,       0};
+  // C names the loops: batch loops (every leading one: a loop of C and of
+  // one input only, whose other input is broadcast over it, counts as a
+  // batch loop too), then m and n.
+  Contraction c;
+  c.op = op;
+  c.k = dims->k[0];
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   c.c = op.getDpsInitOperand(0);
-  if (!indexes(maps[2], {c.m, c.n}))
+  AffineMap cMap = maps[2];
+  if (cMap.getNumResults() < 2 || cMap.getNumResults() + 1 != op.getNumLoops())
     return failure();
+  SmallVector<unsigned> cDims;
+  for (AffineExpr e : cMap.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim || dim.getPosition() == c.k ||
+        llvm::is_contained(cDims, dim.getPosition()))
+      return failure();
+    cDims.push_back(dim.getPosition());
+  }
+  c.m = cDims[cDims.size() - 2], c.n = cDims.back();
+  c.batch.assign(cDims.begin(), cDims.end() - 2);
+  // The loops an input indexes other than batch loops, when they are all
+  // plain loops.
+  auto matrixDims = [&](AffineMap map) -> std::optional<SmallVector<unsigned>> {
+    SmallVector<unsigned> out;
+    for (AffineExpr e : map.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim)
+        return std::nullopt;
+      if (!llvm::is_contained(c.batch, dim.getPosition()))
+        out.push_back(dim.getPosition());
+    }
+    return out;
+  };
   // Either input may be the m x k one.
   for (int i = 0; i < 2; ++i) {
     OpOperand *x = op.getDpsInputOperand(i), *y = op.getDpsInputOperand(1 - i);
-    if (indexes(maps[i], {c.m, c.k}) && indexes(maps[1 - i], {c.k, c.n}))
+    std::optional<SmallVector<unsigned>> dx = matrixDims(maps[i]),
+                                         dy = matrixDims(maps[1 - i]);
+    if (!dx || !dy)
+      return failure();
+    using D = SmallVector<unsigned>;
+    if (*dx == D{c.m, c.k} && *dy == D{c.k, c.n})
       c.a = x, c.b = y;
-    else if (indexes(maps[i], {c.m, c.k}) && indexes(maps[1 - i], {c.n, c.k}))
+    else if (*dx == D{c.m, c.k} && *dy == D{c.n, c.k})
       c.a = x, c.b = y; // B transposed: loads go through its map
-    else if (indexes(maps[i], {c.k, c.m}) && indexes(maps[1 - i], {c.k, c.n}))
+    else if (*dx == D{c.k, c.m} && *dy == D{c.k, c.n})
       c.a = x, c.b = y;
   }
   if (!c.a)
     return failure();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   c.extentM = ranges[c.m], c.extentN = ranges[c.n], c.extentK = ranges[c.k];
+  for (unsigned d : c.batch) {
+    c.batchExtents.push_back(ranges[d]);
+    c.extentBatch =
+        ShapedType::isDynamic(ranges[d]) || ShapedType::isDynamic(c.extentBatch)
+            ? ShapedType::kDynamic
+            : c.extentBatch * ranges[d];
+  }
   Value out = c.c->get();
   // A zero fill right before, with no reader in between.
   for (Operation *user : out.getUsers()) {
@@ -90,12 +127,14 @@ FailureOr<Contraction> hierarchy::matchContraction(linalg::LinalgOp op) {
         op->isBeforeInBlock(user) &&
         (!consumer || user->isBeforeInBlock(consumer)))
       consumer = dyn_cast<linalg::LinalgOp>(user);
-  if (consumer && allParallel(consumer) && consumer.getNumLoops() == 2 &&
+  SmallVector<int64_t> cExtents(c.batchExtents);
+  cExtents.append({c.extentM, c.extentN});
+  if (consumer && allParallel(consumer) &&
+      consumer.getNumLoops() == cExtents.size() &&
       consumer.getNumDpsInits() == 1 && consumer.hasPureBufferSemantics() &&
       consumer.getMatchingIndexingMap(consumer.getDpsInitOperand(0))
           .isIdentity() &&
-      consumer.getStaticLoopRanges() ==
-          SmallVector<int64_t>{c.extentM, c.extentN}) {
+      consumer.getStaticLoopRanges() == cExtents) {
     bool ok = true, inPlace = consumer.getDpsInitOperand(0)->get() == out;
     for (OpOperand &use : out.getUses())
       if (use.getOwner() == consumer &&

@@ -4,6 +4,7 @@
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
@@ -108,11 +109,23 @@ Value KernelBuilder::load(linalg::LinalgOp op, OpOperand *operand,
                           ArrayRef<Value> loops) {
   if (!isa<MemRefType>(operand->get().getType()))
     return operand->get();
-  AffineMap map = op.getMatchingIndexingMap(operand);
-  SmallVector<Value> indices;
-  for (AffineExpr e : map.getResults())
-    indices.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
-  return memref::LoadOp::create(b, operand->get(), indices);
+  return memref::LoadOp::create(
+      b, operand->get(), indices(op.getMatchingIndexingMap(operand), loops));
+}
+
+SmallVector<Value> KernelBuilder::indices(AffineMap map,
+                                          ArrayRef<Value> loops) {
+  SmallVector<Value> out;
+  for (AffineExpr e : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      out.push_back(loops[dim.getPosition()]);
+      continue;
+    }
+    // Constants (a broadcast row) and windows (a convolution's h + kh)
+    // become index arithmetic on the loop values.
+    out.push_back(affine::expandAffineExpr(b, b.getLoc(), e, loops, {}));
+  }
+  return out;
 }
 
 void KernelBuilder::applyBody(linalg::LinalgOp op, ArrayRef<Value> loops,
@@ -137,10 +150,7 @@ void KernelBuilder::applyBody(linalg::LinalgOp op, ArrayRef<Value> loops,
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   for (auto [value, init] :
        llvm::zip(yield.getValues(), op.getDpsInitsMutable())) {
-    AffineMap m = op.getMatchingIndexingMap(&init);
-    SmallVector<Value> indices;
-    for (AffineExpr e : m.getResults())
-      indices.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
-    memref::StoreOp::create(b, map.lookupOrDefault(value), init.get(), indices);
+    memref::StoreOp::create(b, map.lookupOrDefault(value), init.get(),
+                            indices(op.getMatchingIndexingMap(&init), loops));
   }
 }

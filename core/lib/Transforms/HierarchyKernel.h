@@ -64,6 +64,10 @@ public:
   mlir::Value load(mlir::linalg::LinalgOp op, mlir::OpOperand *operand,
                    llvm::ArrayRef<mlir::Value> loops);
 
+  /// The indices `map` gives at loop values `loops` (any affine results).
+  llvm::SmallVector<mlir::Value> indices(mlir::AffineMap map,
+                                         llvm::ArrayRef<mlir::Value> loops);
+
   /// Clones the body of elementwise `op` at loop values `loops`, with
   /// `given` as the value of every operand on buffer `givenBuffer`; stores
   /// the results.

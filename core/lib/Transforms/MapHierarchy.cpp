@@ -19,13 +19,17 @@
 // its own tile with multiply-adds. A zero fill of the accumulator is folded
 // into the kernel, and an elementwise consumer of the result (bias,
 // activation) is applied to the finished accumulators before the only store
-// (a fused epilogue). Other elementwise ops (and buffer copies) get one
-// element per lane.
+// (a fused epilogue). Batch loops of a contraction are an outermost block
+// dim. Row reductions get a group per row (HierarchyReduction.cpp), runs of
+// row-wise ops one kernel (HierarchyRowChain.cpp). Other elementwise ops
+// (and buffer copies) get one element per lane.
 //
 //===----------------------------------------------------------------------===//
 #include "HierarchyAttention.h"
 #include "HierarchyContraction.h"
 #include "HierarchyKernel.h"
+#include "HierarchyReduction.h"
+#include "HierarchyRowChain.h"
 
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
@@ -55,12 +59,63 @@ using namespace strata::hierarchy;
 namespace {
 constexpr llvm::StringLiteral kIntrinsicAttrName = "strata.intrinsic";
 
+/// Loop values of the contraction with its batch loops set (the block's
+/// batch), the others to fill in.
+SmallVector<Value> contractionLoops(Contraction &c) {
+  SmallVector<Value> loops(c.op.getNumLoops(), Value());
+  for (auto [d, v] : llvm::zip(c.batch, c.batchValues))
+    loops[d] = v;
+  return loops;
+}
+
+/// The positions in `c.batch` of the batch loops that lead `operand`'s
+/// indexing map, followed by exactly the loops `dims`; nullopt otherwise.
+std::optional<SmallVector<unsigned>>
+leadingBatchDims(Contraction &c, OpOperand *operand, ArrayRef<unsigned> dims) {
+  AffineMap map = c.op.getMatchingIndexingMap(operand);
+  if (map.getNumResults() < dims.size())
+    return std::nullopt;
+  unsigned lead = map.getNumResults() - dims.size();
+  if (!indexes(map.getSliceMap(lead, dims.size()), dims))
+    return std::nullopt;
+  SmallVector<unsigned> out;
+  for (unsigned i = 0; i < lead; ++i) {
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(i));
+    if (!dim)
+      return std::nullopt;
+    auto it = llvm::find(c.batch, dim.getPosition());
+    if (it == c.batch.end())
+      return std::nullopt;
+    out.push_back(it - c.batch.begin());
+  }
+  return out;
+}
+
+/// The values in the kernel of those batch loops.
+std::optional<SmallVector<Value>>
+leadingBatch(Contraction &c, OpOperand *operand, ArrayRef<unsigned> dims) {
+  std::optional<SmallVector<unsigned>> lead =
+      leadingBatchDims(c, operand, dims);
+  if (!lead)
+    return std::nullopt;
+  SmallVector<Value> out;
+  for (unsigned i : *lead)
+    out.push_back(c.batchValues[i]);
+  return out;
+}
+
+/// The loops of A's (rows m, columns k) or B's (rows k, columns n) tiles.
+SmallVector<unsigned> tileDims(Contraction &c, bool isA) {
+  return isA ? SmallVector<unsigned>{c.m, c.k}
+             : SmallVector<unsigned>{c.k, c.n};
+}
+
 /// Stores accumulator `acc` (f32) for C[gm, gn]: adds the old C unless a
 /// zero fill was folded, then the epilogue or a conversion to C's type.
 void storeResult(KernelBuilder &k, Contraction &c, Value gm, Value gn,
                  Value acc) {
   ImplicitLocOpBuilder &b = k.b;
-  SmallVector<Value> loops(c.op.getNumLoops(), Value());
+  SmallVector<Value> loops = contractionLoops(c);
   loops[c.m] = gm, loops[c.n] = gn;
   Type outType = getElementTypeOrSelf(c.c->get().getType());
   if (!c.fill) {
@@ -71,11 +126,13 @@ void storeResult(KernelBuilder &k, Contraction &c, Value gm, Value gn,
   }
   if (outType != acc.getType())
     acc = arith::TruncFOp::create(b, outType, acc);
+  // The epilogue's loops are C's dims (its output map is the identity).
+  SmallVector<Value> at = k.indices(c.op.getMatchingIndexingMap(c.c), loops);
   if (!c.epilogue) {
-    memref::StoreOp::create(b, acc, c.c->get(), ValueRange{gm, gn});
+    memref::StoreOp::create(b, acc, c.c->get(), at);
     return;
   }
-  k.applyBody(c.epilogue, {gm, gn}, c.c->get(), acc);
+  k.applyBody(c.epilogue, at, c.c->get(), acc);
 }
 
 /// Where blocks do not divide the output: continues inside a check that
@@ -112,10 +169,10 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
   int64_t width = 16 / elemBytes;
   int64_t rowLength = source.getShape().back();
   int64_t tileRow = cast<MemRefType>(tile.getType()).getShape().back();
-  bool rowMajor = indexes(c.op.getMatchingIndexingMap(operand),
-                          isA ? ArrayRef<unsigned>{c.m, c.k}
-                              : ArrayRef<unsigned>{c.k, c.n});
-  if (!partial && rowMajor && source.getElementType() == elem &&
+  // Row-major past leading batch indices.
+  std::optional<SmallVector<Value>> lead =
+      leadingBatch(c, operand, tileDims(c, isA));
+  if (!partial && lead && source.getElementType() == elem &&
       source.getLayout().isIdentity() && cols % width == 0 &&
       rowLength % width == 0 && tileRow % width == 0) {
     auto vectorType = VectorType::get({width}, elem);
@@ -124,8 +181,9 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
             col = k.mul(k.rem(e, cols / width), width);
       Value g0 = k.add(isA ? blockRow : k0, r);
       Value g1 = k.add(isA ? k0 : blockRow, col);
-      Value v = vector::LoadOp::create(b, vectorType, operand->get(),
-                                       ValueRange{g0, g1}, false,
+      SmallVector<Value> at(*lead);
+      at.append({g0, g1});
+      Value v = vector::LoadOp::create(b, vectorType, operand->get(), at, false,
                                        llvm::MaybeAlign(16));
       vector::StoreOp::create(b, v, tile, ValueRange{r, col}, false,
                               llvm::MaybeAlign(16));
@@ -134,7 +192,7 @@ void copyTile(KernelBuilder &k, Contraction &c, bool isA, Value tile,
   }
   k.strided(lane, rows * cols, lanes, [&](Value e) {
     Value r = k.div(e, cols), col = k.rem(e, cols);
-    SmallVector<Value> loops(c.op.getNumLoops(), Value());
+    SmallVector<Value> loops = contractionLoops(c);
     Value inBounds;
     if (isA) { // rows: m, cols: k
       loops[c.m] = k.add(blockRow, r), loops[c.k] = k.add(k0, col);
@@ -161,14 +219,44 @@ bool bulkCopyable(Contraction &c, bool isA, const HierarchySchedule &s,
   OpOperand *operand = isA ? c.a : c.b;
   auto source = cast<MemRefType>(operand->get().getType());
   int64_t bytes = llvm::divideCeil(tileElem.getIntOrFloatBitWidth(), 8);
-  bool rowMajor = indexes(c.op.getMatchingIndexingMap(operand),
-                          isA ? ArrayRef<unsigned>{c.m, c.k}
-                              : ArrayRef<unsigned>{c.k, c.n});
+  // Row-major past leading batch loops: the tiles of a batch element are
+  // then tiles of the operand seen as one matrix of all its rows
+  // (flatOperand); tiles that divide the rows stay in their batch element.
+  bool rowMajor = leadingBatchDims(c, operand, tileDims(c, isA)).has_value();
   bool divides = c.extentK % (s.blockK * s.buffers) == 0 &&
                  (isA ? c.extentM % s.blockM : c.extentN % s.blockN) == 0;
   return rowMajor && divides && source.getElementType() == tileElem &&
          source.hasStaticShape() && source.getLayout().isIdentity() &&
-         source.getRank() == 2 && (source.getShape().back() * bytes) % 16 == 0;
+         (source.getShape().back() * bytes) % 16 == 0;
+}
+
+/// `operand` as a matrix of all its rows (leading dims collapsed), for bulk
+/// copies: created before the kernel (the copies' tensor maps are made on
+/// the host from it).
+Value flatOperand(ImplicitLocOpBuilder &b, OpOperand *operand) {
+  auto type = cast<MemRefType>(operand->get().getType());
+  if (type.getRank() == 2)
+    return operand->get();
+  SmallVector<ReassociationIndices> groups(2);
+  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+    groups[0].push_back(d);
+  groups[1].push_back(type.getRank() - 1);
+  return memref::CollapseShapeOp::create(b, operand->get(), groups);
+}
+
+/// The row of the flat operand where the block's batch element's row `row`
+/// is: its leading batch indices linearized over the operand's dims.
+Value flatRow(KernelBuilder &k, Contraction &c, bool isA, Value row) {
+  OpOperand *operand = isA ? c.a : c.b;
+  ArrayRef<int64_t> shape =
+      cast<MemRefType>(operand->get().getType()).getShape();
+  SmallVector<Value> lead = *leadingBatch(c, operand, tileDims(c, isA));
+  if (lead.empty())
+    return row;
+  Value linear = lead[0];
+  for (size_t i = 1; i < lead.size(); ++i)
+    linear = k.add(k.mul(linear, shape[i]), lead[i]);
+  return k.add(k.mul(linear, shape[lead.size()]), row);
 }
 
 /// The whole kernel of a contraction.
@@ -186,8 +274,31 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
   int64_t pad = s.padElements;
   int64_t kSteps = llvm::divideCeilSigned(c.extentK, s.blockK * s.buffers);
 
+  // Bulk copies where both operands allow them (rank-2 row-major arrays
+  // the tiles divide); the lanes copy otherwise.
+  bool bulk = s.bulkCopies && bulkCopyable(c, true, s, tileElem) &&
+              bulkCopyable(c, false, s, tileElem);
+  Value flatA, flatB;
+  if (bulk)
+    flatA = flatOperand(b, c.a), flatB = flatOperand(b, c.b);
+  // Batched contractions get a third (outermost) grid dim: the batch
+  // loops, linearized (C's order, outermost first).
+  bool batched = !c.batch.empty();
+  SmallVector<int64_t> blockGrid = {s.gridM, s.gridN};
+  if (batched)
+    blockGrid.insert(blockGrid.begin(), c.extentBatch);
   auto kernel =
-      k.forall(s.levels.block, {s.gridM, s.gridN}, [&](ValueRange ids) {
+      k.forall(s.levels.block, blockGrid, [&](ValueRange batchAndIds) {
+        ValueRange ids = batchAndIds.drop_front(batched ? 1 : 0);
+        c.batchValues.assign(c.batch.size(), Value());
+        if (batched) {
+          Value rest = batchAndIds[0];
+          for (int64_t d = int64_t(c.batch.size()) - 1; d >= 0; --d) {
+            c.batchValues[d] = d == 0 ? rest : k.rem(rest, c.batchExtents[d]);
+            if (d > 0)
+              rest = k.div(rest, c.batchExtents[d]);
+          }
+        }
         Value rowBase = k.mul(ids[0], s.blockM),
               colBase = k.mul(ids[1], s.blockN);
         SmallVector<Value> aTiles, bTiles;
@@ -232,26 +343,26 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
         }
 
         // Bulk copies of k tile `k0` into buffer `i`, once for the block.
-        bool bulk = s.bulkCopies && bulkCopyable(c, true, s, tileElem) &&
-                    bulkCopyable(c, false, s, tileElem);
         auto bulkCopies = [&](Value k0, int64_t i) {
-          auto one = [&](OpOperand *operand, ArrayRef<Value> at, Value tile,
+          auto one = [&](Value source, ArrayRef<Value> at, Value tile,
                          ArrayRef<int64_t> sizes) {
-            auto type = cast<MemRefType>(operand->get().getType());
+            auto type = cast<MemRefType>(source.getType());
             auto result = memref::SubViewOp::inferResultType(
                 type,
                 ArrayRef<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic},
                 sizes, ArrayRef<int64_t>{1, 1});
             Value box = memref::SubViewOp::create(
-                b, cast<MemRefType>(result), operand->get(), ValueRange(at),
+                b, cast<MemRefType>(result), source, ValueRange(at),
                 ValueRange(), ValueRange(),
                 ArrayRef<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic},
                 sizes, ArrayRef<int64_t>{1, 1});
             auto copy = memref::CopyOp::create(b, box, tile);
             copy->setAttr(kBulkCopyStageAttrName, b.getI64IntegerAttr(i));
           };
-          one(c.a, {rowBase, k0}, aTiles[i], {s.blockM, s.blockK});
-          one(c.b, {k0, colBase}, bTiles[i], {s.blockK, s.blockN});
+          one(flatA, {flatRow(k, c, true, rowBase), k0}, aTiles[i],
+              {s.blockM, s.blockK});
+          one(flatB, {flatRow(k, c, false, k0), colBase}, bTiles[i],
+              {s.blockK, s.blockN});
         };
         // Copies of k tile `k0` into buffer `i`, by every lane of the block.
         auto copyAll = [&](Value laneId, Value k0, int64_t i) {
@@ -457,7 +568,9 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
           });
         });
       });
-  setHierarchySchedule(kernel, s.toJson());
+  HierarchySchedule used = s;
+  used.bulkCopies = bulk;
+  setHierarchySchedule(kernel, used.toJson());
 }
 
 struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
@@ -498,6 +611,36 @@ struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
         if (succeeded(matchContraction(op)) == contraction)
           ordered.push_back(op);
     ops = std::move(ordered);
+    // Row-wise chains (softmax, layernorm), none of whose ops a
+    // contraction absorbs: one kernel each, emitted at their first op.
+    llvm::DenseSet<Operation *> inContractions;
+    for (linalg::LinalgOp op : ops)
+      if (FailureOr<Contraction> c = matchContraction(op); succeeded(c))
+        for (Operation *x : {c->op.getOperation(), c->fill.getOperation(),
+                             c->epilogue.getOperation()})
+          if (x)
+            inContractions.insert(x);
+    llvm::DenseMap<Operation *, RowChain> chains; // by first op
+    llvm::DenseSet<Operation *> chained;
+    for (linalg::LinalgOp op : ops) {
+      if (inContractions.contains(op) || chained.contains(op))
+        continue;
+      std::optional<RowChain> chain = matchRowChain(op, inContractions);
+      if (!chain)
+        continue;
+      for (linalg::LinalgOp x : chain->ops)
+        chained.insert(x);
+      chains[op] = std::move(*chain);
+    }
+    // Fills that row reductions start from (kept for them, not mapped).
+    llvm::DenseMap<Operation *, linalg::FillOp> reductionFills;
+    for (linalg::LinalgOp op : ops)
+      if (!chained.contains(op) && op.hasPureBufferSemantics() &&
+          isRowReduction(op))
+        if (linalg::FillOp fill = foldableFill(op)) {
+          reductionFills[op] = fill;
+          done.insert(fill);
+        }
     for (linalg::LinalgOp op : ops) {
       if (done.contains(op))
         continue;
@@ -506,18 +649,30 @@ struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
                       "(run after bufferization)");
         return signalPassFailure();
       }
+      if (auto chain = chains.find(op); chain != chains.end()) {
+        ImplicitLocOpBuilder cb(op->getLoc(), chain->second.ops.back());
+        if (failed(emitRowChain(cb, chain->second, *levels)))
+          return signalPassFailure();
+        for (linalg::LinalgOp x : llvm::reverse(chain->second.ops)) {
+          done.insert(x);
+          x->erase();
+        }
+        continue;
+      }
       ImplicitLocOpBuilder b(op->getLoc(), op);
       FailureOr<Contraction> c = matchContraction(op);
       if (succeeded(c)) {
         if (ShapedType::isDynamic(c->extentM) ||
             ShapedType::isDynamic(c->extentN) ||
-            ShapedType::isDynamic(c->extentK)) {
+            ShapedType::isDynamic(c->extentK) ||
+            ShapedType::isDynamic(c->extentBatch)) {
           op->emitError("strata-map-hierarchy: dynamic extents are not "
                         "mapped to compute levels yet");
           return signalPassFailure();
         }
         ContractionShape shape;
         shape.m = c->extentM, shape.n = c->extentN, shape.k = c->extentK;
+        shape.batch = c->extentBatch;
         shape.inputType = typeName(getElementTypeOrSelf(c->a->get().getType()));
         shape.accType = typeName(getElementTypeOrSelf(c->c->get().getType()));
         HierarchySchedule s = chooseHierarchySchedule(shape, *levels, *chip);
@@ -539,10 +694,22 @@ struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
           }
         continue;
       }
+      if (isRowReduction(op)) {
+        linalg::FillOp fill = reductionFills.lookup(op);
+        if (failed(emitReduction(b, op, fill, *levels)))
+          return signalPassFailure();
+        done.insert(op);
+        op->erase();
+        if (fill)
+          fill->erase();
+        continue;
+      }
       if (!allParallel(op)) {
-        op->emitError("strata-map-hierarchy: only contractions of one m, n "
-                      "and k loop and elementwise ops map to the levels of '")
-            << chip->name << "' yet";
+        op->emitError("strata-map-hierarchy: '")
+            << op->getName() << "' is not mapped to the levels of '"
+            << chip->name
+            << "' yet (contractions of one m, n and k loop with batch "
+               "loops, row reductions and elementwise ops are)";
         return signalPassFailure();
       }
       if (failed(emitElementwise(b, op, *levels)))

@@ -46,22 +46,36 @@ LogicalResult mergeKernelModules(ModuleOp module) {
   // several modules are kept once.
   llvm::DenseMap<std::pair<StringAttr, StringAttr>, StringAttr> renamed;
   for (gpu::GPUModuleOp other : llvm::drop_begin(modules)) {
+    // Symbols the first module has already: the kernel takes its module's
+    // name, other definitions (the dynamic shared memory's global) that name
+    // with their own appended; their uses inside the module follow.
     for (Operation &op :
          llvm::make_early_inc_range(other.getBodyRegion().front())) {
       auto symbol = dyn_cast<SymbolOpInterface>(op);
-      if (symbol && first.lookupSymbol(symbol.getName())) {
-        if (symbol.isDeclaration()) {
-          op.erase();
-          continue;
-        }
-        StringAttr fresh = other.getNameAttr();
-        if (first.lookupSymbol(fresh))
-          return op.emitError("nvidia: two kernels named ") << symbol.getName();
-        renamed[{other.getNameAttr(), symbol.getNameAttr()}] = fresh;
-        symbol.setName(fresh);
+      if (!symbol || !first.lookupSymbol(symbol.getName()))
+        continue;
+      if (symbol.isDeclaration()) {
+        op.erase();
+        continue;
       }
-      op.moveBefore(&into, into.end());
+      bool kernel = op.hasAttr(gpu::GPUDialect::getKernelFuncAttrName()) ||
+                    op.hasAttr("gpu.kernel");
+      std::string fresh =
+          kernel ? other.getName().str()
+                 : (other.getName() + "_" + symbol.getName()).str();
+      StringAttr freshAttr = StringAttr::get(module.getContext(), fresh);
+      if (first.lookupSymbol(freshAttr) || other.lookupSymbol(freshAttr))
+        return op.emitError("nvidia: two kernels named ") << symbol.getName();
+      if (kernel)
+        renamed[{other.getNameAttr(), symbol.getNameAttr()}] = freshAttr;
+      if (failed(SymbolTable::replaceAllSymbolUses(
+              symbol.getNameAttr(), freshAttr, &other.getBodyRegion())))
+        return op.emitError("nvidia: cannot rename ") << symbol.getName();
+      symbol.setName(freshAttr);
     }
+    for (Operation &op :
+         llvm::make_early_inc_range(other.getBodyRegion().front()))
+      op.moveBefore(&into, into.end());
   }
   StringAttr name = first.getNameAttr();
   module.walk([&](gpu::LaunchFuncOp launch) {
@@ -154,9 +168,13 @@ llvm::Expected<FunctionPlan> planOf(func::FuncOp func) {
   llvm::DenseMap<Value, int64_t> temporaries;
   for (Operation &op : func.getBody().front()) {
     // Tensor maps are recorded where a launch takes them.
+    // Reshapes of contiguous buffers are the same bytes (kernels take one
+    // pointer per buffer): a launch's argument is traced to its source.
     if (isa<arith::ConstantOp, memref::DeallocOp, func::ReturnOp,
             memref::CastOp, nvgpu::TmaCreateDescriptorOp,
-            UnrealizedConversionCastOp>(op))
+            UnrealizedConversionCastOp>(op) ||
+        (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(op) &&
+         cast<MemRefType>(op.getResult(0).getType()).getLayout().isIdentity()))
       continue;
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       MemRefType type = alloc.getType();
@@ -213,6 +231,16 @@ llvm::Expected<FunctionPlan> planOf(func::FuncOp func) {
           if (auto c = arg.getDefiningOp<memref::CastOp>())
             arg = c.getSource();
         }
+      for (;;) {
+        if (auto c = arg.getDefiningOp<memref::CollapseShapeOp>())
+          arg = c.getSrc();
+        else if (auto e = arg.getDefiningOp<memref::ExpandShapeOp>())
+          arg = e.getSrc();
+        else if (auto c = arg.getDefiningOp<memref::CastOp>())
+          arg = c.getSource();
+        else
+          break;
+      }
       if (auto b = dyn_cast<BlockArgument>(arg);
           b && b.getOwner() == &func.getBody().front()) {
         step.args.push_back({false, int64_t(b.getArgNumber()), map});
@@ -232,8 +260,13 @@ llvm::Expected<FunctionPlan> planOf(func::FuncOp func) {
 
 llvm::Expected<std::vector<FunctionPlan>>
 strata::nvidia::launchPlans(ModuleOp lowered) {
+  // Kernels are named as in the merged module the PTX comes from (several
+  // kernels of one function share a name until the merge renames them).
+  OwningOpRef<ModuleOp> merged = lowered.clone();
+  if (failed(mergeKernelModules(*merged)))
+    return fail("nvidia: cannot merge the kernel modules");
   std::vector<FunctionPlan> plans;
-  for (auto func : lowered.getOps<func::FuncOp>()) {
+  for (auto func : merged->getOps<func::FuncOp>()) {
     if (func.isExternal() || !func.isPublic())
       continue;
     auto plan = planOf(func);

@@ -17,6 +17,7 @@
 #include "GridToGPU.h"
 #include "AsyncCopies.h"
 #include "BulkCopies.h"
+#include "RegisterLimit.h"
 #include "SharedAlignment.h"
 #include "SwizzledTiles.h"
 #include "TensorMapParams.h"
@@ -252,10 +253,22 @@ LogicalResult convertBlock(scf::ForallOp forall, const Levels &levels,
         "a block may use {1} (target_options.max_shared_bytes_per_block)",
         sharedBytes, levels.maxSharedBytes));
 
+  SmallVector<int64_t> dims = mappingDims(forall);
+  // CUDA's grid limits: 2^31 - 1 blocks along x, 65535 along y and z.
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] < 0 || dims[i] > 2)
+      return forall.emitError("nvidia-grid-to-gpu: grid dimensions are 0, 1 "
+                              "and 2");
+    int64_t limit = dims[i] == 0 ? (int64_t(1) << 31) - 1 : 65535;
+    if ((*grid)[i] > limit)
+      return forall.emitError(llvm::formatv(
+          "nvidia-grid-to-gpu: {0} blocks along grid dimension {1}; at most "
+          "{2} fit",
+          (*grid)[i], dims[i], limit));
+  }
   ImplicitLocOpBuilder b(forall.getLoc(), forall);
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
   SmallVector<Value> sizes(3, Value());
-  SmallVector<int64_t> dims = mappingDims(forall);
   for (size_t i = 0; i < dims.size(); ++i)
     sizes[dims[i]] = cst((*grid)[i]);
   for (Value &s : sizes)
@@ -370,6 +383,7 @@ void registerNvidiaPasses() {
     registerSwizzleTilesPass();
     registerTensorMapParamsPass();
     registerAlignDynamicSharedPass();
+    registerRegisterLimitPass();
   });
 }
 

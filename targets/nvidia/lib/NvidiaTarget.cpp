@@ -14,6 +14,7 @@
 #include "CudaDevice.h"
 #include "GridToGPU.h"
 #include "Ptxas.h"
+#include "RegisterLimit.h"
 #include "SwizzledTiles.h"
 #include "TensorMapParams.h"
 
@@ -112,6 +113,9 @@ public:
                     "canonicalize,cse,"
                     "reconcile-unrealized-casts,"
                     "nvidia-align-dynamic-shared)");
+    if (chip.vector)
+      pm.addNestedPass<mlir::gpu::GPUModuleOp>(
+          nvidia::createRegisterLimitPass(chip.vector->registers));
     pm.addPass(nvidia::createTensorMapParamsPass());
   }
 

@@ -8,7 +8,8 @@
 // multiply-add tile per lane when none matches), with enough blocks to fill
 // the block level's instances. An intrinsic issued by a level above the
 // group level (a collective of groups) makes that level the group level.
-// Elementwise ops get one element per lane.
+// Elementwise ops get one element per lane; row reductions one group per
+// row, blocks of as many groups as keep every instance busy.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STRATA_SCHEDULE_HIERARCHYMODEL_H
@@ -45,12 +46,14 @@ struct HierarchyLevels {
 /// scratchpad per innermost core), where the flat model applies.
 std::optional<HierarchyLevels> hierarchyLevels(const hw::Description &chip);
 
-/// A contraction C[m, n] (+)= A[m, k] * B[k, n] as the hierarchy model sees
-/// it: extents and element type names (description spelling: "f16", "f32").
+/// A contraction C[b, m, n] (+)= A[b, m, k] * B[b, k, n] as the hierarchy
+/// model sees it: extents (`batch`: the product of the batch loops, 1 when
+/// there are none) and element type names (description spelling: "f16").
 struct ContractionShape {
   int64_t m = 1, n = 1, k = 1;
   std::string inputType = "f32";
   std::string accType = "f32";
+  int64_t batch = 1;
 };
 
 struct HierarchySchedule {
@@ -83,6 +86,8 @@ struct HierarchySchedule {
   /// of the accumulators) and the grid it runs.
   int64_t scratchpadBytes = 0;
   int64_t gridM = 1, gridN = 1;
+  /// Block-level instances per (m, n) block: one per batch element.
+  int64_t gridBatch = 1;
   /// Registers one lane keeps accumulators in.
   int64_t accumulatorRegisters = 0;
 
@@ -100,6 +105,17 @@ int64_t typeBytes(const std::string &type);
 HierarchySchedule chooseHierarchySchedule(const ContractionShape &shape,
                                           const HierarchyLevels &levels,
                                           const hw::Description &chip);
+
+/// Row reductions: one group (the level above the lanes) per row, the
+/// lanes striding over it. A block holds the most groups (a power of two,
+/// up to the block's) that still give every block-level instance a block.
+struct RowSchedule {
+  int64_t groupsPerBlock = 1;
+  int64_t blocks = 1;
+};
+
+/// The schedule of `rows` row reductions on a hierarchy chip.
+RowSchedule chooseRowSchedule(int64_t rows, const HierarchyLevels &levels);
 
 } // namespace strata
 
