@@ -85,6 +85,15 @@ def parse_any(case):
     return kind, t, [m, n, k]
 
 
+def parse_attention(case):
+    """(type, batch, heads, sequence, head dim) of an attention case, or
+    None for another kind."""
+    m = re.fullmatch(r"attn_(f16|bf16|f32)_(\d+)x(\d+)x(\d+)x(\d+)", case)
+    if not m:
+        return None
+    return (m.group(1),) + tuple(int(m.group(i)) for i in range(2, 6))
+
+
 def check_case(case):
     """The case checked against the host reference before timing: the same
     kind and type, small enough for the reference; rows of a length that is
