@@ -326,6 +326,24 @@ TEST(ScheduleModel, ANarrowOutputIsReadInPlace) {
   EXPECT_EQ(wide.promote, (std::vector<int64_t>{0, 1}));
 }
 
+TEST(ScheduleModel, GridSplitsTheLoopThatLeavesPartsLessToRead) {
+  // Two cores. 256 x 1024 x 4096: split along m each part reads half of A
+  // and all of B (0.5 + 4 M elements); along n all of A and half of B
+  // (1 + 2 M), under three quarters of 4.5 M: n, 512 columns each.
+  hw::Description chip = loadShipped("host-x86-avx512");
+  Schedule wide = chooseSchedule(matmulNest(256, 1024, 4096), chip);
+  EXPECT_EQ(wide.grid, (std::vector<int64_t>{0, 512, 0}));
+  // Square: as much to read either way; m (disjoint rows of A and C).
+  Schedule square = chooseSchedule(matmulNest(1024, 1024, 1024), chip);
+  EXPECT_EQ(square.grid, (std::vector<int64_t>{516, 0, 0}));
+  // A tall A and a narrow B: m.
+  Schedule tall = chooseSchedule(matmulNest(4096, 64, 4096), chip);
+  EXPECT_EQ(tall.grid, (std::vector<int64_t>{2052, 0, 0}));
+  // n needs a register tile per part: 64 columns are one tile, so m.
+  Schedule narrow = chooseSchedule(matmulNest(8, 64, 4096), chip);
+  EXPECT_EQ(narrow.grid, (std::vector<int64_t>{6, 0, 0}));
+}
+
 TEST(ScheduleModel, MatmulAvx2) {
   hw::Description chip = loadShipped("host-x86-avx2");
   ASSERT_TRUE(chip.vector.has_value());

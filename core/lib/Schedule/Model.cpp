@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace strata;
 
@@ -235,6 +236,38 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   s.registerTile[n] = nr;
   s.registerTile[m] = mr;
   chooseGrid(nest, unit.level, parts, s);
+  // The grid splits n rather than m when each part then reads clearly
+  // fewer operand elements (a quarter fewer): every part reads all of the
+  // operand the split loop does not index (all of B when m is split, all
+  // of A when n is), packing it again. A 256 x 1024 x 4096 f32 GEMM on two
+  // cores reads 2 + 16 MB per part split along m, 4 + 8 MB along n.
+  // Parts that get unequal numbers of register tiles weigh in as their
+  // slowest one. Otherwise (square problems) m, whose parts then read
+  // disjoint rows of A and C.
+  if (!s.grid.empty() && (s.grid[m] != 0 || s.grid[n] != 0)) {
+    double aElements = double(bigM) * double(bigK) * double(windowSize);
+    double bElements = double(bigK) * double(bigN);
+    auto cost = [&](int64_t d, double own, double other) {
+      int64_t tiles =
+          llvm::divideCeilSigned(nest.extents[d], s.registerTile[d]);
+      if (tiles < parts)
+        return std::numeric_limits<double>::infinity();
+      double slowest = double(llvm::divideCeilSigned(tiles, parts)) *
+                       double(parts) / double(tiles);
+      return (own / double(parts) + other) * slowest;
+    };
+    int64_t split =
+        cost(n, bElements, aElements) < 0.75 * cost(m, aElements, bElements)
+            ? n
+            : m;
+    int64_t other = split == n ? m : n;
+    if (s.grid[split] == 0) {
+      s.grid[other] = 0;
+      s.grid[split] =
+          roundUp(llvm::divideCeilSigned(nest.extents[split], parts),
+                  s.registerTile[split]);
+    }
+  }
 
   // The extent one grid part covers.
   auto partExtent = [&](int64_t d) {
