@@ -9,24 +9,19 @@
 #include "strata/HW/Description.h"
 #include "strata/Schedule/HierarchyAttentionModel.h"
 
+#include "TestSupport.h"
+
 #include <gtest/gtest.h>
 
 using namespace strata;
+using namespace strata::test;
 
 namespace {
-
-hw::Description load(const std::string &name) {
-  std::optional<std::string> text = hw::shippedDescriptionText(name);
-  EXPECT_TRUE(text.has_value()) << name;
-  hw::LoadResult result = hw::parseDescription(text ? *text : "{}", name);
-  EXPECT_TRUE(result) << result.formatErrors();
-  return result ? *result.description : hw::Description();
-}
 
 HierarchyAttentionChoice choose(const std::string &chipName, int64_t batch,
                                 int64_t seq, int64_t d,
                                 const std::string &type) {
-  hw::Description chip = load(chipName);
+  hw::Description chip = loadShipped(chipName);
   std::optional<HierarchyLevels> levels = hierarchyLevels(chip);
   EXPECT_TRUE(levels);
   HierarchyAttentionShape s;
@@ -85,7 +80,7 @@ TEST(GpuAttentionModel, F32WithoutIntrinsic) {
 // (target_options.max_shared_bytes_per_block), which is below the SM's.
 TEST(GpuAttentionModel, BlocksFitTheBlockLimit) {
   for (const char *name : {"nvidia-a100", "nvidia-h200"}) {
-    hw::Description chip = load(name);
+    hw::Description chip = loadShipped(name);
     int64_t limit =
         chip.targetOptions.at("max_shared_bytes_per_block").get<int64_t>();
     for (const char *type : {"f16", "bf16", "f32"})

@@ -13,19 +13,14 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
+#include "TestSupport.h"
+
 #include <gtest/gtest.h>
 
 using namespace strata;
+using namespace strata::test;
 
 namespace {
-
-hw::Description load(const std::string &name) {
-  std::optional<std::string> text = hw::shippedDescriptionText(name);
-  EXPECT_TRUE(text.has_value()) << name;
-  hw::LoadResult result = hw::parseDescription(text ? *text : "{}", name);
-  EXPECT_TRUE(result) << result.formatErrors();
-  return result ? *result.description : hw::Description();
-}
 
 int64_t maxSharedPerBlock(const hw::Description &chip) {
   return chip.targetOptions.at("max_shared_bytes_per_block").get<int64_t>();
@@ -33,7 +28,7 @@ int64_t maxSharedPerBlock(const hw::Description &chip) {
 
 TEST(GpuModel, LevelsOfTheShippedGpus) {
   for (const char *name : {"nvidia-a100", "nvidia-h200"}) {
-    hw::Description chip = load(name);
+    hw::Description chip = loadShipped(name);
     std::optional<HierarchyLevels> levels = hierarchyLevels(chip);
     ASSERT_TRUE(levels) << name;
     EXPECT_EQ(levels->block, "sm");
@@ -42,13 +37,13 @@ TEST(GpuModel, LevelsOfTheShippedGpus) {
     EXPECT_EQ(levels->scratchpad, "shared");
     EXPECT_EQ(levels->lanes, 32);
   }
-  EXPECT_EQ(hierarchyLevels(load("nvidia-a100"))->groups, 4);
+  EXPECT_EQ(hierarchyLevels(loadShipped("nvidia-a100"))->groups, 4);
   // warpgroup (4) x warp (4)
-  EXPECT_EQ(hierarchyLevels(load("nvidia-h200"))->groups, 16);
+  EXPECT_EQ(hierarchyLevels(loadShipped("nvidia-h200"))->groups, 16);
 }
 
 TEST(GpuModel, LargeF16GemmOnTheH200) {
-  hw::Description chip = load("nvidia-h200");
+  hw::Description chip = loadShipped("nvidia-h200");
   HierarchyLevels levels = *hierarchyLevels(chip);
   HierarchySchedule s =
       chooseHierarchySchedule({4096, 4096, 4096, "f16", "f32"}, levels, chip);
@@ -77,7 +72,7 @@ TEST(GpuModel, LargeF16GemmOnTheH200) {
 }
 
 TEST(GpuModel, A100KeepsTheWarpIntrinsic) {
-  hw::Description chip = load("nvidia-a100");
+  hw::Description chip = loadShipped("nvidia-a100");
   HierarchySchedule s = chooseHierarchySchedule(
       {4096, 4096, 4096, "f16", "f32"}, *hierarchyLevels(chip), chip);
   EXPECT_EQ(s.intrinsic, "mma_m16n8k16_f16");
@@ -87,7 +82,7 @@ TEST(GpuModel, A100KeepsTheWarpIntrinsic) {
 }
 
 TEST(GpuModel, SmallGemmFillsTheA100) {
-  hw::Description chip = load("nvidia-a100");
+  hw::Description chip = loadShipped("nvidia-a100");
   HierarchySchedule s = chooseHierarchySchedule({256, 384, 512, "f16", "f32"},
                                                 *hierarchyLevels(chip), chip);
   // 4 warps per block would give 12 blocks for 108 SMs: one warp each.
@@ -97,7 +92,7 @@ TEST(GpuModel, SmallGemmFillsTheA100) {
 }
 
 TEST(GpuModel, BatchedGemmKeepsLargeBlocksOnTheH200) {
-  hw::Description chip = load("nvidia-h200");
+  hw::Description chip = loadShipped("nvidia-h200");
   // Attention's P V: 32 products of 1024 x 1024 by 1024 x 128. Alone, one
   // product of 128 x 128 blocks gives 8 blocks for 132 SMs (one-warpgroup
   // blocks would still give 16); with the batch, 256 blocks of two
@@ -118,7 +113,7 @@ TEST(GpuModel, ShortKPipelinesTwoIterations) {
   // mma.sync takes shallower tiles instead, at least three of them.
   for (const char *name : {"nvidia-a100", "nvidia-h200"})
     for (int64_t k : {64, 128}) {
-      hw::Description chip = load(name);
+      hw::Description chip = loadShipped(name);
       HierarchySchedule s = chooseHierarchySchedule(
           {1024, 1024, k, "bf16", "f32"}, *hierarchyLevels(chip), chip);
       EXPECT_EQ(s.intrinsic, "mma_m16n8k16_bf16") << name << " k=" << k;
@@ -127,26 +122,26 @@ TEST(GpuModel, ShortKPipelinesTwoIterations) {
       EXPECT_GE(llvm::divideCeilSigned(k, s.blockK * s.buffers), 2) << name;
     }
   // k = 32: two fragments, no loop to accumulate in; multiply-adds.
-  hw::Description a100 = load("nvidia-a100");
+  hw::Description a100 = loadShipped("nvidia-a100");
   EXPECT_TRUE(chooseHierarchySchedule({1024, 1024, 32, "f16", "f32"},
                                       *hierarchyLevels(a100), a100)
                   .intrinsic.empty());
   // k = 256 keeps wgmma on the H200.
-  hw::Description h200 = load("nvidia-h200");
+  hw::Description h200 = loadShipped("nvidia-h200");
   EXPECT_TRUE(chooseHierarchySchedule({1024, 1024, 256, "bf16", "f32"},
                                       *hierarchyLevels(h200), h200)
                   .collective);
 }
 
 TEST(GpuModel, Bf16UsesTheBf16Intrinsic) {
-  hw::Description chip = load("nvidia-a100");
+  hw::Description chip = loadShipped("nvidia-a100");
   HierarchySchedule s = chooseHierarchySchedule(
       {2048, 2048, 2048, "bf16", "f32"}, *hierarchyLevels(chip), chip);
   EXPECT_EQ(s.intrinsic, "mma_m16n8k16_bf16");
 }
 
 TEST(GpuModel, F32FallsBackToLaneTiles) {
-  hw::Description chip = load("nvidia-h200");
+  hw::Description chip = loadShipped("nvidia-h200");
   HierarchySchedule s = chooseHierarchySchedule(
       {4096, 4096, 4096, "f32", "f32"}, *hierarchyLevels(chip), chip);
   EXPECT_TRUE(s.intrinsic.empty());

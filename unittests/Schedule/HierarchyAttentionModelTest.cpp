@@ -6,40 +6,20 @@
 // expected values follow the rules of HierarchyAttentionModel.cpp.
 //
 //===----------------------------------------------------------------------===//
+#include "TestSupport.h"
+
 #include "strata/Schedule/HierarchyAttentionModel.h"
 
 #include <gtest/gtest.h>
 
 using namespace strata;
+using namespace strata::test;
 using nlohmann::json;
 
 namespace {
 
 hw::Description chip(int64_t scratchpadBytes = 102400) {
-  json doc = json::parse(R"({
-    "name": "grid-chip", "plugin": "cpu", "arch": "x86-64",
-    "summary": "a test chip with nested levels", "clock_hz": 1e9,
-    "compute": [{"name": "chip", "count": 1}, {"name": "block", "count": 64},
-                {"name": "group", "count": 4}, {"name": "lane", "count": 32}],
-    "memory": [
-      {"name": "dram", "kind": "dram", "capacity_bytes": 1073741824,
-       "owner": "chip", "bandwidth_bytes_per_s": 1e12, "latency_cycles": 400,
-       "alignment_bytes": 128},
-      {"name": "tiles", "kind": "scratchpad", "capacity_bytes": 102400,
-       "owner": "block", "bandwidth_bytes_per_s": 1e11, "latency_cycles": 20,
-       "alignment_bytes": 16, "banks": 32}],
-    "vector": {"width_bits": 1024, "element_types": ["f32", "f16"],
-               "level": "block", "fma_pipes": 1, "fma_latency_cycles": 4,
-               "registers": 255},
-    "matrix": [{"name": "mm16x8x16", "m": 16, "n": 8, "k": 16, "a": "f16",
-                "b": "f16", "acc": "f32", "level": "group",
-                "cycles_per_instruction": 8}],
-    "peaks_flops": {"f32": 4e12, "f16": 1.3e14}
-  })");
-  doc["memory"][1]["capacity_bytes"] = scratchpadBytes;
-  hw::LoadResult result = hw::loadDescriptionJson(doc, "<grid-chip>");
-  EXPECT_TRUE(result) << result.formatErrors();
-  return result ? *result.description : hw::Description();
+  return loadJson(gridChipJson(scratchpadBytes));
 }
 
 HierarchyAttentionShape shape(int64_t batch, int64_t seq, int64_t d,

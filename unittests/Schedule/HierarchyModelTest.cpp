@@ -5,50 +5,20 @@
 // values follow the rules of HierarchyModel.cpp.
 //
 //===----------------------------------------------------------------------===//
+#include "TestSupport.h"
+
 #include "strata/Schedule/HierarchyModel.h"
 
 #include <gtest/gtest.h>
 
 using namespace strata;
+using namespace strata::test;
 using nlohmann::json;
 
 namespace {
 
-json chipJson(int64_t scratchpadBytes = 102400) {
-  return json::parse(R"({
-    "name": "grid-chip", "plugin": "cpu", "arch": "x86-64",
-    "summary": "a test chip with nested levels", "clock_hz": 1e9,
-    "compute": [{"name": "chip", "count": 1}, {"name": "block", "count": 64},
-                {"name": "group", "count": 4}, {"name": "lane", "count": 32}],
-    "memory": [
-      {"name": "dram", "kind": "dram", "capacity_bytes": 1073741824,
-       "owner": "chip", "bandwidth_bytes_per_s": 1e12, "latency_cycles": 400,
-       "alignment_bytes": 128},
-      {"name": "tiles", "kind": "scratchpad", "capacity_bytes": 102400,
-       "owner": "block", "bandwidth_bytes_per_s": 1e11, "latency_cycles": 20,
-       "alignment_bytes": 16, "banks": 32}],
-    "vector": {"width_bits": 1024, "element_types": ["f32", "f16"],
-               "level": "block", "fma_pipes": 1, "fma_latency_cycles": 4,
-               "registers": 255},
-    "matrix": [{"name": "mm16x8x16", "m": 16, "n": 8, "k": 16, "a": "f16",
-                "b": "f16", "acc": "f32", "level": "group",
-                "cycles_per_instruction": 8}],
-    "peaks_flops": {"f32": 4e12, "f16": 1.3e14}
-  })")
-      .patch(json::parse(R"([{"op": "replace",
-                                "path": "/memory/1/capacity_bytes",
-                                "value": )" +
-                         std::to_string(scratchpadBytes) + "}]"));
-}
-
-hw::Description load(const json &doc) {
-  hw::LoadResult result = hw::loadDescriptionJson(doc, "<grid-chip>");
-  EXPECT_TRUE(result) << result.formatErrors();
-  return result ? *result.description : hw::Description();
-}
-
 TEST(HierarchyModel, RecognizesNestedLevels) {
-  hw::Description chip = load(chipJson());
+  hw::Description chip = loadJson(gridChipJson());
   std::optional<HierarchyLevels> levels = hierarchyLevels(chip);
   ASSERT_TRUE(levels);
   EXPECT_EQ(levels->block, "block");
@@ -62,20 +32,20 @@ TEST(HierarchyModel, RecognizesNestedLevels) {
 
 TEST(HierarchyModel, FlatChipsAreNotHierarchies) {
   // The scratchpad belongs to the innermost level but one: no group level.
-  json doc = chipJson();
+  json doc = gridChipJson();
   doc["compute"] = json::parse(R"([{"name": "chip", "count": 1},
       {"name": "block", "count": 64}, {"name": "lane", "count": 32}])");
   doc["matrix"] = json::array();
   doc["peaks_flops"].erase("f16");
-  EXPECT_FALSE(hierarchyLevels(load(doc)));
+  EXPECT_FALSE(hierarchyLevels(loadJson(doc)));
   // Caches only.
-  doc = chipJson();
+  doc = gridChipJson();
   doc["memory"][1]["kind"] = "cache";
-  EXPECT_FALSE(hierarchyLevels(load(doc)));
+  EXPECT_FALSE(hierarchyLevels(loadJson(doc)));
 }
 
 TEST(HierarchyModel, MatrixIntrinsicContraction) {
-  hw::Description chip = load(chipJson());
+  hw::Description chip = loadJson(gridChipJson());
   HierarchyLevels levels = *hierarchyLevels(chip);
   HierarchySchedule s =
       chooseHierarchySchedule({4096, 4096, 4096, "f16", "f32"}, levels, chip);
@@ -111,7 +81,7 @@ TEST(HierarchyModel, MatrixIntrinsicContraction) {
 /// issues collective intrinsics (in preference order): one too large for the
 /// lanes' registers, then one that fits.
 json collectiveChip() {
-  json doc = chipJson(262144);
+  json doc = gridChipJson(262144);
   doc["compute"] = json::parse(R"([{"name": "chip", "count": 1},
       {"name": "block", "count": 64}, {"name": "quad", "count": 2},
       {"name": "group", "count": 2}, {"name": "lane", "count": 32}])");
@@ -129,7 +99,7 @@ json collectiveChip() {
 }
 
 TEST(HierarchyModel, CollectiveIntrinsicMakesItsLevelTheGroup) {
-  hw::Description chip = load(collectiveChip());
+  hw::Description chip = loadJson(collectiveChip());
   HierarchyLevels levels = *hierarchyLevels(chip);
   EXPECT_EQ(levels.group, "group");
   HierarchySchedule s =
@@ -143,7 +113,7 @@ TEST(HierarchyModel, CollectiveIntrinsicMakesItsLevelTheGroup) {
   // With 4 groups (128 lanes) per quad, 64 x 128 fits (64 registers).
   json doc = collectiveChip();
   doc["compute"][3]["count"] = 4;
-  chip = load(doc);
+  chip = loadJson(doc);
   levels = *hierarchyLevels(chip);
   s = chooseHierarchySchedule({4096, 4096, 4096, "f16", "f32"}, levels, chip);
   EXPECT_EQ(s.intrinsic, "quad64x128");
@@ -178,21 +148,21 @@ TEST(HierarchyModel, CollectiveIntrinsicMakesItsLevelTheGroup) {
 }
 
 json asyncChip(int64_t scratchpadBytes) {
-  json doc = chipJson(scratchpadBytes);
+  json doc = gridChipJson(scratchpadBytes);
   doc["memory"][1]["async_copy"] = true;
   return doc;
 }
 
 TEST(HierarchyModel, AsynchronousCopiesPipelineAsManyStagesAsFit) {
   ContractionShape shape{4096, 4096, 4096, "f16", "f32"};
-  hw::Description plain = load(chipJson(256 * 1024));
+  hw::Description plain = loadJson(gridChipJson(256 * 1024));
   HierarchySchedule p =
       chooseHierarchySchedule(shape, *hierarchyLevels(plain), plain);
   EXPECT_FALSE(p.asyncCopies);
   EXPECT_EQ(p.buffers, 2);
   // The same chip with asynchronous copies: the staging tile shares the
   // stages' bytes, four stages fit 256 KiB.
-  hw::Description roomy = load(asyncChip(256 * 1024));
+  hw::Description roomy = loadJson(asyncChip(256 * 1024));
   ASSERT_TRUE(hierarchyLevels(roomy)->asyncCopies);
   HierarchySchedule s =
       chooseHierarchySchedule(shape, *hierarchyLevels(roomy), roomy);
@@ -204,7 +174,7 @@ TEST(HierarchyModel, AsynchronousCopiesPipelineAsManyStagesAsFit) {
   ASSERT_GT(3 * perStage, staging);
   EXPECT_EQ(s.scratchpadBytes, 4 * perStage);
   // Three stages fit but do not divide the 64 k tiles: two.
-  hw::Description three = load(asyncChip(3 * perStage));
+  hw::Description three = loadJson(asyncChip(3 * perStage));
   HierarchySchedule t =
       chooseHierarchySchedule(shape, *hierarchyLevels(three), three);
   EXPECT_TRUE(t.asyncCopies);
@@ -226,8 +196,8 @@ TEST(HierarchyModel, AsynchronousCopiesPipelineAsManyStagesAsFit) {
 }
 
 TEST(HierarchyModel, SmallScratchpadShrinksTheKStep) {
-  hw::Description roomy = load(chipJson());
-  hw::Description tight = load(chipJson(24 * 1024));
+  hw::Description roomy = loadJson(gridChipJson());
+  hw::Description tight = loadJson(gridChipJson(24 * 1024));
   ContractionShape shape{4096, 4096, 4096, "f16", "f32"};
   HierarchySchedule a =
       chooseHierarchySchedule(shape, *hierarchyLevels(roomy), roomy);
@@ -238,7 +208,7 @@ TEST(HierarchyModel, SmallScratchpadShrinksTheKStep) {
 }
 
 TEST(HierarchyModel, SmallProblemsUseMoreSmallerBlocks) {
-  hw::Description chip = load(chipJson());
+  hw::Description chip = loadJson(gridChipJson());
   HierarchyLevels levels = *hierarchyLevels(chip);
   // 128 x 128: four groups per block would give 4 blocks of 64 instances;
   // halving the groups until every instance has a block or one group is
@@ -251,7 +221,7 @@ TEST(HierarchyModel, SmallProblemsUseMoreSmallerBlocks) {
 }
 
 TEST(HierarchyModel, BatchCountsTowardFillingTheBlocks) {
-  hw::Description chip = load(chipJson());
+  hw::Description chip = loadJson(gridChipJson());
   HierarchyLevels levels = *hierarchyLevels(chip);
   // 128 x 128 alone leaves one group per block (above); 16 of them need
   // half as many blocks per product to give the 64 instances one each, 64
@@ -261,8 +231,7 @@ TEST(HierarchyModel, BatchCountsTowardFillingTheBlocks) {
     shape.batch = batch;
     return chooseHierarchySchedule(shape, levels, chip);
   };
-  HierarchySchedule one = batched(1), sixteen = batched(16),
-                    many = batched(64);
+  HierarchySchedule one = batched(1), sixteen = batched(16), many = batched(64);
   EXPECT_EQ(one.groupsM * one.groupsN, 1);
   EXPECT_EQ(sixteen.groupsM * sixteen.groupsN, 2);
   EXPECT_EQ(many.groupsM * many.groupsN, 4);
@@ -270,13 +239,12 @@ TEST(HierarchyModel, BatchCountsTowardFillingTheBlocks) {
   EXPECT_GE(sixteen.gridM * sixteen.gridN * sixteen.gridBatch, 64);
   EXPECT_LT(sixteen.gridM * sixteen.gridN * sixteen.gridBatch / 2, 64);
   // The recorded grid names the batch (outermost) when there is one.
-  EXPECT_EQ(sixteen.toJson()["grid"],
-            json({16, sixteen.gridM, sixteen.gridN}));
+  EXPECT_EQ(sixteen.toJson()["grid"], json({16, sixteen.gridM, sixteen.gridN}));
   EXPECT_EQ(one.toJson()["grid"].size(), 2u);
 }
 
 TEST(HierarchyModel, RowsFillTheBlocks) {
-  HierarchyLevels levels = *hierarchyLevels(load(chipJson()));
+  HierarchyLevels levels = *hierarchyLevels(loadJson(gridChipJson()));
   // A block holds its 4 groups while that leaves every one of the 64
   // instances a block; fewer rows get smaller blocks.
   RowSchedule many = chooseRowSchedule(1000, levels);
@@ -295,7 +263,7 @@ TEST(HierarchyModel, RowsFillTheBlocks) {
 }
 
 TEST(HierarchyModel, NoMatchingIntrinsicMeansLaneTiles) {
-  hw::Description chip = load(chipJson());
+  hw::Description chip = loadJson(gridChipJson());
   HierarchySchedule s = chooseHierarchySchedule(
       {4096, 4096, 4096, "f32", "f32"}, *hierarchyLevels(chip), chip);
   EXPECT_TRUE(s.intrinsic.empty());
@@ -311,7 +279,7 @@ TEST(HierarchyModel, NoMatchingIntrinsicMeansLaneTiles) {
 }
 
 TEST(HierarchyModel, JsonNamesTheDecisions) {
-  hw::Description chip = load(chipJson());
+  hw::Description chip = loadJson(gridChipJson());
   HierarchySchedule s = chooseHierarchySchedule({512, 512, 512, "f16", "f32"},
                                                 *hierarchyLevels(chip), chip);
   json doc = s.toJson();

@@ -35,6 +35,42 @@ editedShipped(const std::string &name,
   return result ? *result.description : hw::Description();
 }
 
+/// A made-up chip with nested compute levels (blocks of groups of lanes)
+/// and a scratchpad of `scratchpadBytes` per block: the hierarchy path.
+inline nlohmann::json gridChipJson(int64_t scratchpadBytes = 102400) {
+  return nlohmann::json::parse(R"({
+    "name": "grid-chip", "plugin": "cpu", "arch": "x86-64",
+    "summary": "a test chip with nested levels", "clock_hz": 1e9,
+    "compute": [{"name": "chip", "count": 1}, {"name": "block", "count": 64},
+                {"name": "group", "count": 4}, {"name": "lane", "count": 32}],
+    "memory": [
+      {"name": "dram", "kind": "dram", "capacity_bytes": 1073741824,
+       "owner": "chip", "bandwidth_bytes_per_s": 1e12, "latency_cycles": 400,
+       "alignment_bytes": 128},
+      {"name": "tiles", "kind": "scratchpad", "capacity_bytes": 102400,
+       "owner": "block", "bandwidth_bytes_per_s": 1e11, "latency_cycles": 20,
+       "alignment_bytes": 16, "banks": 32}],
+    "vector": {"width_bits": 1024, "element_types": ["f32", "f16"],
+               "level": "block", "fma_pipes": 1, "fma_latency_cycles": 4,
+               "registers": 255},
+    "matrix": [{"name": "mm16x8x16", "m": 16, "n": 8, "k": 16, "a": "f16",
+                "b": "f16", "acc": "f32", "level": "group",
+                "cycles_per_instruction": 8}],
+    "peaks_flops": {"f32": 4e12, "f16": 1.3e14}
+  })")
+      .patch(nlohmann::json::parse(R"([{"op": "replace",
+                                "path": "/memory/1/capacity_bytes",
+                                "value": )" +
+                                   std::to_string(scratchpadBytes) + "}]"));
+}
+
+/// Description `doc`, loaded and validated.
+inline hw::Description loadJson(const nlohmann::json &doc) {
+  hw::LoadResult result = hw::loadDescriptionJson(doc, "<grid-chip>");
+  EXPECT_TRUE(result) << result.formatErrors();
+  return result ? *result.description : hw::Description();
+}
+
 /// C[m, n] += A[m, k] * B[k, n] over loops (m, n, k), f32.
 inline LoopNest matmulNest(int64_t m, int64_t n, int64_t k) {
   LoopNest nest;
