@@ -421,27 +421,32 @@ void AttentionEmitter::emit() {
             // Kᵀ and V tiles, zero past the keys (so that P V adds nothing
             // there, whatever lies past the end of V). Consecutive lanes read
             // consecutive elements of a key's row.
+            // A tile of `width` columns per key: rows where `copyRows` can,
+            // else one element per lane (transposed for Kᵀ).
+            auto copyKeyTile = [&](Value id, std::optional<RowSource> source,
+                                   int64_t width, Value tile, bool transposed,
+                                   function_ref<Value(Value, Value)> load) {
+              if (copyRows(id, source, bh, key0, bk, width,
+                           partialKeys ? sh.keys : 0, tile, transposed))
+                return;
+              k.strided(id, bk * width, lanes, [&](Value e) {
+                Value key = k.div(e, width), c = k.rem(e, width);
+                Value gk = k.add(key0, key);
+                Value in = partialKeys ? k.lt(gk, k.idx(sh.keys)) : Value();
+                Value v = guardedLoad(in, zeroIn, [&] { return load(gk, c); });
+                SmallVector<Value> at = {key, c};
+                if (transposed)
+                  std::swap(at[0], at[1]);
+                memref::StoreOp::create(b, v, tile, at);
+              });
+            };
             laneLoop([&](Value id) {
-              if (!copyRows(id, keySource(), bh, key0, bk, d,
-                            partialKeys ? sh.keys : 0, kTile, true))
-                k.strided(id, bk * d, lanes, [&](Value e) {
-                  Value key = k.div(e, d), c = k.rem(e, d);
-                  Value gk = k.add(key0, key);
-                  Value in = partialKeys ? k.lt(gk, k.idx(sh.keys)) : Value();
-                  Value v = guardedLoad(in, zeroIn,
-                                        [&] { return loadKey(bh, gk, c); });
-                  memref::StoreOp::create(b, v, kTile, ValueRange{c, key});
-                });
-              if (!copyRows(id, valueSource(), bh, key0, bk, dv,
-                            partialKeys ? sh.keys : 0, vTile, false))
-                k.strided(id, bk * dv, lanes, [&](Value e) {
-                  Value key = k.div(e, dv), c = k.rem(e, dv);
-                  Value gk = k.add(key0, key);
-                  Value in = partialKeys ? k.lt(gk, k.idx(sh.keys)) : Value();
-                  Value v = guardedLoad(in, zeroIn,
-                                        [&] { return loadValue(bh, gk, c); });
-                  memref::StoreOp::create(b, v, vTile, ValueRange{key, c});
-                });
+              copyKeyTile(
+                  id, keySource(), d, kTile, true,
+                  [&](Value gk, Value c) { return loadKey(bh, gk, c); });
+              copyKeyTile(
+                  id, valueSource(), dv, vTile, false,
+                  [&](Value gk, Value c) { return loadValue(bh, gk, c); });
             });
             gpu::BarrierOp::create(b);
             // S = Q Kᵀ for the group's rows.
