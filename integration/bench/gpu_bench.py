@@ -72,9 +72,9 @@ def parse_case(case):
 
 def parse_any(case):
     """(kind, type, extents) of any case."""
-    m = re.fullmatch(r"attn_(f16|bf16|f32)_(\d+)x(\d+)x(\d+)x(\d+)", case)
-    if m:
-        return "attn", m.group(1), [int(m.group(i)) for i in range(2, 6)]
+    attention = parse_attention(case)
+    if attention:
+        return "attn", attention[0], list(attention[1:])
     m = re.fullmatch(r"bmm_(f16|bf16)_(\d+)x(\d+)x(\d+)x(\d+)", case)
     if m:
         return "bmm", m.group(1), [int(m.group(i)) for i in range(2, 6)]
