@@ -121,6 +121,14 @@ void predict(const LoopNest &nest, const hw::Description &chip, Schedule &s) {
   s.predictedSeconds = std::max(compute, memory);
 }
 
+/// Splits loop `d` (alone) over `parts` instances, whole register tiles
+/// per part.
+void splitLoop(const LoopNest &nest, int64_t d, int64_t parts, Schedule &s) {
+  s.grid.assign(nest.extents.size(), 0);
+  s.grid[d] = roundUp(llvm::divideCeilSigned(nest.extents[d], parts),
+                      s.registerTile[d]);
+}
+
 /// Splits one parallel loop over `parts` instances: the loop with the most
 /// register tiles, outermost on ties, so every part gets whole tiles.
 void chooseGrid(const LoopNest &nest, const std::string &level, int64_t parts,
@@ -141,9 +149,7 @@ void chooseGrid(const LoopNest &nest, const std::string &level, int64_t parts,
   if (best < 0)
     return;
   s.gridLevel = level;
-  s.grid.assign(nest.extents.size(), 0);
-  s.grid[best] = roundUp(llvm::divideCeilSigned(nest.extents[best], parts),
-                         s.registerTile[best]);
+  splitLoop(nest, best, parts, s);
 }
 
 /// Equal tiles of at most `tile` that cover `extent` with the least padding,
@@ -260,13 +266,8 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
         cost(n, bElements, aElements) < 0.75 * cost(m, aElements, bElements)
             ? n
             : m;
-    int64_t other = split == n ? m : n;
-    if (s.grid[split] == 0) {
-      s.grid[other] = 0;
-      s.grid[split] =
-          roundUp(llvm::divideCeilSigned(nest.extents[split], parts),
-                  s.registerTile[split]);
-    }
+    if (s.grid[split] == 0)
+      splitLoop(nest, split, parts, s);
   }
 
   // The extent one grid part covers.
