@@ -25,3 +25,27 @@ func.func @tile(%a: memref<2x1xf32>, %b: memref<1x32xf32>, %c: memref<2x32xf32>)
   vector.transfer_write %r, %c[%i, %i] {in_bounds = [true, true]} : vector<2x32xf32>, memref<2x32xf32>
   return
 }
+
+// A product added to an accumulator, as a convolution's window step arrives
+// (a unit reduction dimension dropped by a shape cast), is one multiply-add;
+// a product that is also used elsewhere stays a multiply.
+// CHECK-LABEL: func.func @window_step
+// CHECK: %[[P:.*]] = vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<1x64xf32>
+// CHECK-NOT: arith.addf
+// CHECK: return %[[P]]
+func.func @window_step(%a: vector<1x64x1xf32>, %b: vector<1x64x1xf32>, %acc: vector<1x64xf32>) -> vector<1x64xf32> {
+  %p = arith.mulf %a, %b : vector<1x64x1xf32>
+  %c = vector.shape_cast %p : vector<1x64x1xf32> to vector<1x64xf32>
+  %r = arith.addf %acc, %c : vector<1x64xf32>
+  return %r : vector<1x64xf32>
+}
+
+// CHECK-LABEL: func.func @shared_product
+// CHECK: %[[M:.*]] = arith.mulf
+// CHECK: arith.addf %{{.*}}, %[[M]]
+// CHECK-NOT: vector.fma
+func.func @shared_product(%a: vector<16xf32>, %b: vector<16xf32>, %acc: vector<16xf32>) -> (vector<16xf32>, vector<16xf32>) {
+  %p = arith.mulf %a, %b : vector<16xf32>
+  %r = arith.addf %acc, %p : vector<16xf32>
+  return %r, %p : vector<16xf32>, vector<16xf32>
+}

@@ -364,8 +364,10 @@ def StrataStreamingStores
 def StrataLowerVectors : Pass<"strata-lower-vectors"> {
   let summary = "Lower n-D vector ops to 1-D vector arithmetic";
   let description = [{
-    Contractions become outer products and then multiply-adds of one row by
-    a broadcast element; n-D transfers become 1-D loads and stores; transposes,
+    A product added to an accumulator becomes one multiply-add (a contraction
+    whose reduction the vectorizer unrolled arrives as a multiply, a shape
+    cast and an add); contractions become outer products and then
+    multiply-adds of one row by a broadcast element; n-D transfers become 1-D loads and stores; transposes,
     broadcasts, shape casts and multi-reductions become 1-D ops, so a backend
     sees only the vector width of the description.
   }];
