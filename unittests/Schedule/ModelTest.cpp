@@ -741,12 +741,17 @@ TEST(ScheduleModel, WindowIsSummedInsideTheRegisterTile) {
   EXPECT_EQ(
       std::vector<int64_t>(s.registerOrder.end() - 4, s.registerOrder.end()),
       (std::vector<int64_t>{2, 4, 5, 6}));
-  // The innermost cache holds the filter panel of every window position:
-  // nine times fewer channels per tile than a 1x1 convolution gets.
-  LoopNest pointwise = nest;
-  pointwise.extents = {1, 56, 56, 64, 1, 1, 64};
-  Schedule p = chooseSchedule(pointwise, chip);
+  // Every channel tile sweeps the whole output (m's tile is one output
+  // row), so the channel tile is as long as the packed filter panel of
+  // every window position allows in half of L2 (1 MiB): all 64 channels
+  // (9 x 64 x 64 floats, 144 KiB), and with 512 channels the largest
+  // divisor of 512 within 2^17 / (9 x 64) = 227 channels: 128.
   ASSERT_FALSE(s.tiles.empty());
-  ASSERT_FALSE(p.tiles.empty());
-  EXPECT_LT(s.tiles.back().sizes[6], p.tiles.back().sizes[6]);
+  EXPECT_EQ(s.tiles.back().memory, "l1");
+  EXPECT_EQ(s.tiles.back().sizes[6], 64);
+  LoopNest wide = nest;
+  wide.extents = {1, 56, 56, 64, 3, 3, 512};
+  Schedule w = chooseSchedule(wide, chip);
+  ASSERT_FALSE(w.tiles.empty());
+  EXPECT_EQ(w.tiles.back().sizes[6], 128);
 }
