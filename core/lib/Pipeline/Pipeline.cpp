@@ -76,6 +76,9 @@ void strata::buildBufferizePipeline(OpPassManager &pm) {
                   "canonicalize,"
                   "buffer-results-to-out-params{hoist-static-allocs "
                   "modify-public-functions},"
+                  // A result reshaped from a buffer of its own (a 1x1
+                  // convolution's GEMM rows) is computed in the output.
+                  "func.func(strata-results-in-place),"
                   // Tile buffers are allocated once per loop nest, not once
                   // per iteration (never out of a grid loop: each thread
                   // keeps its own).

@@ -158,6 +158,19 @@ def StrataHoistVectorTransfers : Pass<"strata-hoist-vector-transfers"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def StrataResultsInPlace
+    : Pass<"strata-results-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Compute reshaped results in the caller's output buffer";
+  let description = [{
+    After `buffer-results-to-out-params`, a result that is a reshaped view of
+    a buffer the function allocates (a 1x1 convolution computed as a GEMM of
+    collapsed rows and expanded back) is copied into the output argument.
+    When the allocation is used only before that copy, it becomes the
+    inverse reshape of the output argument and the copy is dropped.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def StrataVerifyDestinationPassing
     : Pass<"strata-verify-destination-passing", "::mlir::ModuleOp"> {
   let summary = "Check that public functions return nothing after bufferization";
