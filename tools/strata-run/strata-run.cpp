@@ -12,6 +12,7 @@
 
 #include "strata/Analysis/Work.h"
 #include "strata/Codegen/HostLowering.h"
+#include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/HW/Model.h"
 #include "strata/Pipeline/Compiler.h"
 #include "strata/Pipeline/Pipeline.h"
@@ -128,22 +129,44 @@ runOnce(Loaded &loaded, const runtime::Signature &signature,
   return outputs;
 }
 
+/// Explicit mantissa bits `mi` keeps of each operand element, 0 when it
+/// keeps the input type's: the description's figure, else tf32's 10 (f32
+/// read as tf32, which only --allow-tf32 lets the model choose).
+int64_t keptMantissaBits(const hw::MatrixIntrinsic &mi) {
+  if (mi.inputMantissaBits > 0)
+    return mi.inputMantissaBits;
+  return mi.aType == "tf32" ? 10 : 0;
+}
+
 /// Per function, the fewest input mantissa bits of the matrix intrinsics its
-/// scheduled ops use (absent: none narrows its inputs).
+/// scheduled ops use (absent: none narrows its inputs). Flat schedules name
+/// theirs on the linalg ops; hierarchy schedules on the kernels' block
+/// loops (`intrinsic`).
 std::map<std::string, int64_t> inputMantissaBits(mlir::ModuleOp module,
                                                  const hw::Description &chip) {
   std::map<std::string, int64_t> bits;
+  auto narrow = [&](mlir::func::FuncOp func, llvm::StringRef intrinsic) {
+    for (const hw::MatrixIntrinsic &mi : chip.matrix)
+      if (mi.name == intrinsic && keptMantissaBits(mi) > 0) {
+        auto [it, added] =
+            bits.try_emplace(func.getSymName().str(), keptMantissaBits(mi));
+        it->second = std::min(it->second, keptMantissaBits(mi));
+      }
+  };
   for (auto func : module.getOps<mlir::func::FuncOp>())
-    func.walk([&](mlir::linalg::LinalgOp op) {
-      auto s = getSchedule(op, op.getNumLoops());
-      if (mlir::failed(s) || !*s || (*s)->matrixIntrinsic.empty())
+    func.walk([&](mlir::Operation *op) {
+      if (auto linalgOp = mlir::dyn_cast<mlir::linalg::LinalgOp>(op)) {
+        auto s = getSchedule(op, linalgOp.getNumLoops());
+        if (mlir::succeeded(s) && *s && !(*s)->matrixIntrinsic.empty())
+          narrow(func, (*s)->matrixIntrinsic);
         return;
-      for (const hw::MatrixIntrinsic &mi : chip.matrix)
-        if (mi.name == (*s)->matrixIntrinsic && mi.inputMantissaBits > 0) {
-          auto [it, added] =
-              bits.try_emplace(func.getSymName().str(), mi.inputMantissaBits);
-          it->second = std::min(it->second, mi.inputMantissaBits);
-        }
+      }
+      auto kernel = op->getAttrOfType<ScheduleAttr>(kScheduleAttrName);
+      if (!kernel)
+        return;
+      if (auto intrinsic =
+              kernel.getFields().getAs<mlir::StringAttr>("intrinsic"))
+        narrow(func, intrinsic.getValue());
     });
   return bits;
 }
