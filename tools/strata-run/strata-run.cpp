@@ -12,7 +12,6 @@
 
 #include "strata/Analysis/Work.h"
 #include "strata/Codegen/HostLowering.h"
-#include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/HW/Model.h"
 #include "strata/Pipeline/Compiler.h"
 #include "strata/Pipeline/Pipeline.h"
@@ -21,9 +20,9 @@
 #include "strata/Runtime/HostDevice.h"
 #include "strata/Runtime/NoDevice.h"
 #include "strata/Schedule/Attributes.h"
+#include "strata/Schedule/NarrowedInputs.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -129,48 +128,6 @@ runOnce(Loaded &loaded, const runtime::Signature &signature,
   return outputs;
 }
 
-/// Explicit mantissa bits `mi` keeps of each operand element, 0 when it
-/// keeps the input type's: the description's figure, else tf32's 10 (f32
-/// read as tf32, which only --allow-tf32 lets the model choose).
-int64_t keptMantissaBits(const hw::MatrixIntrinsic &mi) {
-  if (mi.inputMantissaBits > 0)
-    return mi.inputMantissaBits;
-  return mi.aType == "tf32" ? 10 : 0;
-}
-
-/// Per function, the fewest input mantissa bits of the matrix intrinsics its
-/// scheduled ops use (absent: none narrows its inputs). Flat schedules name
-/// theirs on the linalg ops; hierarchy schedules on the kernels' block
-/// loops (`intrinsic`).
-std::map<std::string, int64_t> inputMantissaBits(mlir::ModuleOp module,
-                                                 const hw::Description &chip) {
-  std::map<std::string, int64_t> bits;
-  auto narrow = [&](mlir::func::FuncOp func, llvm::StringRef intrinsic) {
-    for (const hw::MatrixIntrinsic &mi : chip.matrix)
-      if (mi.name == intrinsic && keptMantissaBits(mi) > 0) {
-        auto [it, added] =
-            bits.try_emplace(func.getSymName().str(), keptMantissaBits(mi));
-        it->second = std::min(it->second, keptMantissaBits(mi));
-      }
-  };
-  for (auto func : module.getOps<mlir::func::FuncOp>())
-    func.walk([&](mlir::Operation *op) {
-      if (auto linalgOp = mlir::dyn_cast<mlir::linalg::LinalgOp>(op)) {
-        auto s = getSchedule(op, linalgOp.getNumLoops());
-        if (mlir::succeeded(s) && *s && !(*s)->matrixIntrinsic.empty())
-          narrow(func, (*s)->matrixIntrinsic);
-        return;
-      }
-      auto kernel = op->getAttrOfType<ScheduleAttr>(kScheduleAttrName);
-      if (!kernel)
-        return;
-      if (auto intrinsic =
-              kernel.getFields().getAs<mlir::StringAttr>("intrinsic"))
-        narrow(func, intrinsic.getValue());
-    });
-  return bits;
-}
-
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   size_t n = values.size();
@@ -257,14 +214,14 @@ int main(int argc, char **argv) {
   std::string referenceArtifact = (temp.path + "/reference.so").str();
 
   Loaded program, reference;
-  std::map<std::string, int64_t> narrowed; // functions on narrowed inputs
+  std::map<std::string, NarrowedInputs> narrowed; // rounded inputs
   {
     mlir::OwningOpRef<mlir::ModuleOp> compiled = module->clone();
     if (mlir::failed(runCoreStages(*compiled, *chip,
                                    tool::applyPassManagerOptions,
                                    tool::coreOptions())))
       return 1;
-    narrowed = inputMantissaBits(*compiled, *chip);
+    narrowed = narrowedInputs(*compiled, *chip);
     if (mlir::failed(runPluginLowering(*compiled, plugin, *chip,
                                        tool::applyPassManagerOptions)))
       return 1;
@@ -331,9 +288,10 @@ int main(int argc, char **argv) {
         return report(expected.takeError()), 1;
       for (size_t i = 0; i < signature.outputs.size(); ++i) {
         const runtime::TensorSpec &spec = signature.outputs[i];
-        auto bits = narrowed.find(signature.name);
+        auto rounded = narrowed.find(signature.name);
         double tolerance = runtime::tolerance(
-            spec.type, bits == narrowed.end() ? 0 : bits->second);
+            spec.type,
+            rounded == narrowed.end() ? 0 : rounded->second.mantissaBits);
         runtime::Comparison cmp = runtime::compare(
             (*outputs)[i].data(), (*expected)[i].data(), spec, tolerance);
         allPassed &= cmp.passed;
@@ -350,8 +308,12 @@ int main(int argc, char **argv) {
     if (bench) {
       double seconds = median(times);
       const Work &w = work[signature.name];
+      // Inputs a matrix unit reads as a narrower type (tf32) run at that
+      // type's peak.
+      auto rounded = narrowed.find(signature.name);
       llvm::StringRef type =
-          signature.inputs.empty()
+          rounded != narrowed.end() ? llvm::StringRef(rounded->second.type)
+          : signature.inputs.empty()
               ? llvm::StringRef("f32")
               : runtime::elementTypeName(signature.inputs.front().type);
       double roofline = rooflineSeconds(model, w, type);
