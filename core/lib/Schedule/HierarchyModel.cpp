@@ -6,7 +6,8 @@
 //      block and the group level, e.g. several groups together) whose
 //      accumulators fit half of a lane's registers, else a matrix intrinsic
 //      the group level issues with the operands' types (either only with
-//      k tiles enough for a k loop of two iterations), else a multiply-add
+//      k tiles enough for a k loop of two iterations; f32 operands match
+//      tf32 intrinsics only when the options allow it), else a multiply-add
 //      tile per lane sized to half of its registers;
 //   2. the group tile: as many fragments as keep the accumulators in half of
 //      a lane's registers, the most multiply-adds per loaded element;
