@@ -13,19 +13,11 @@
 
 using namespace strata;
 using namespace strata::test;
-using json = nlohmann::json;
 
 namespace {
 
-/// The made-up grid chip with a group-level tf32 intrinsic besides f16's.
-hw::Description tf32Chip() {
-  json doc = gridChipJson();
-  doc["matrix"].push_back(json::parse(R"({
-    "name": "mm16x8x8_tf32", "m": 16, "n": 8, "k": 8, "a": "tf32",
-    "b": "tf32", "acc": "f32", "level": "group", "cycles_per_instruction": 8})"));
-  doc["peaks_flops"]["tf32"] = 6.5e13;
-  return loadJson(doc);
-}
+/// The made-up grid chip with a group-level tf32 intrinsic.
+hw::Description tf32Chip() { return loadJson(tf32GridChipJson()); }
 
 TEST(HierarchyTf32, F32KeepsMultiplyAddsByDefault) {
   hw::Description chip = tf32Chip();

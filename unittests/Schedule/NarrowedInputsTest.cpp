@@ -19,10 +19,7 @@ namespace {
 /// The made-up grid chip with a tf32 intrinsic and an f32 one that keeps 7
 /// bits (slow enough to agree with the chip's f32 peak).
 hw::Description narrowingChip() {
-  json doc = gridChipJson();
-  doc["matrix"].push_back(json::parse(R"({
-    "name": "mm16x8x8_tf32", "m": 16, "n": 8, "k": 8, "a": "tf32",
-    "b": "tf32", "acc": "f32", "level": "group", "cycles_per_instruction": 8})"));
+  json doc = tf32GridChipJson();
   doc["matrix"].push_back(json::parse(R"({
     "name": "mm_f32_7bits", "m": 16, "n": 8, "k": 8, "a": "f32",
     "b": "f32", "acc": "f32", "level": "group", "cycles_per_instruction": 128,
