@@ -9,7 +9,7 @@
 #               with CMake and Ninja when it has no bin/strata-run)
 # --target      the description to compile for (default nvidia-h200)
 # --quick       one GEMM, one small MLP, one batched GEMM and one attention
-#               per type, one softmax and one layernorm
+#               per type, one tf32 GEMM, one softmax and one layernorm
 # --dry-run     print the commands instead of running them (no GPU needed)
 #
 # Every case is first checked on a smaller problem of the same kind
@@ -68,9 +68,11 @@ for case in $(python3 "$here/gpu_bench.py" cases $quick); do
   python3 "$here/gpu_bench.py" mlir "$case" > "$work/$case.mlir"
   small="$(check_case "$case")"
   python3 "$here/gpu_bench.py" mlir "$small" > "$work/$small.mlir"
+  # Options of the case's kind (tf32 GEMMs: --allow-tf32), for both runs.
+  flags="$(python3 "$here/gpu_bench.py" flags "$case")"
   status=0
   run "$build/bin/strata-run" "$work/$small.mlir" --target="$target" --check \
-    > "$work/$case.check" 2>&1 || status=$?
+    $flags > "$work/$case.check" 2>&1 || status=$?
   [ "$dry" = 1 ] || cat "$work/$case.check"
   if [ "$status" = 77 ]; then
     echo "gpu_bench.sh: no GPU or driver here (strata-run exit 77)" >&2
@@ -79,7 +81,7 @@ for case in $(python3 "$here/gpu_bench.py" cases $quick); do
   strata_ms=""
   if [ "$status" = 0 ]; then
     if run "$build/bin/strata-run" "$work/$case.mlir" --target="$target" \
-        --bench --reps="$reps" > "$work/$case.bench" 2>&1; then
+        --bench --reps="$reps" $flags > "$work/$case.bench" 2>&1; then
       [ "$dry" = 1 ] || strata_ms="$(python3 "$here/gpu_bench.py" parse "$work/$case.bench")"
     fi
     [ "$dry" = 1 ] || cat "$work/$case.bench"

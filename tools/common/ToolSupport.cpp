@@ -35,12 +35,19 @@ static llvm::cl::opt<bool>
            llvm::cl::desc("Run every op on its own: no fusion groups and no "
                           "fused epilogues (to measure what fusion gains)"));
 
+static llvm::cl::opt<bool> allowTf32(
+    "allow-tf32",
+    llvm::cl::desc("Let f32 matrix products use tensor-float-32 matrix units "
+                   "(inputs rounded to 10 mantissa bits; no effect on chips "
+                   "without one)"));
+
 static std::string toolName = "strata";
 
 CoreOptions tool::coreOptions() {
   CoreOptions options;
   options.scheduleFile = scheduleFile;
   options.fuse = !noFuse;
+  options.allowTf32 = allowTf32;
   return options;
 }
 

@@ -20,9 +20,9 @@
 #include "strata/Runtime/HostDevice.h"
 #include "strata/Runtime/NoDevice.h"
 #include "strata/Schedule/Attributes.h"
+#include "strata/Schedule/NarrowedInputs.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -128,26 +128,6 @@ runOnce(Loaded &loaded, const runtime::Signature &signature,
   return outputs;
 }
 
-/// Per function, the fewest input mantissa bits of the matrix intrinsics its
-/// scheduled ops use (absent: none narrows its inputs).
-std::map<std::string, int64_t> inputMantissaBits(mlir::ModuleOp module,
-                                                 const hw::Description &chip) {
-  std::map<std::string, int64_t> bits;
-  for (auto func : module.getOps<mlir::func::FuncOp>())
-    func.walk([&](mlir::linalg::LinalgOp op) {
-      auto s = getSchedule(op, op.getNumLoops());
-      if (mlir::failed(s) || !*s || (*s)->matrixIntrinsic.empty())
-        return;
-      for (const hw::MatrixIntrinsic &mi : chip.matrix)
-        if (mi.name == (*s)->matrixIntrinsic && mi.inputMantissaBits > 0) {
-          auto [it, added] =
-              bits.try_emplace(func.getSymName().str(), mi.inputMantissaBits);
-          it->second = std::min(it->second, mi.inputMantissaBits);
-        }
-    });
-  return bits;
-}
-
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   size_t n = values.size();
@@ -234,14 +214,14 @@ int main(int argc, char **argv) {
   std::string referenceArtifact = (temp.path + "/reference.so").str();
 
   Loaded program, reference;
-  std::map<std::string, int64_t> narrowed; // functions on narrowed inputs
+  std::map<std::string, NarrowedInputs> narrowed; // rounded inputs
   {
     mlir::OwningOpRef<mlir::ModuleOp> compiled = module->clone();
     if (mlir::failed(runCoreStages(*compiled, *chip,
                                    tool::applyPassManagerOptions,
                                    tool::coreOptions())))
       return 1;
-    narrowed = inputMantissaBits(*compiled, *chip);
+    narrowed = narrowedInputs(*compiled, *chip);
     if (mlir::failed(runPluginLowering(*compiled, plugin, *chip,
                                        tool::applyPassManagerOptions)))
       return 1;
@@ -308,9 +288,10 @@ int main(int argc, char **argv) {
         return report(expected.takeError()), 1;
       for (size_t i = 0; i < signature.outputs.size(); ++i) {
         const runtime::TensorSpec &spec = signature.outputs[i];
-        auto bits = narrowed.find(signature.name);
+        auto rounded = narrowed.find(signature.name);
         double tolerance = runtime::tolerance(
-            spec.type, bits == narrowed.end() ? 0 : bits->second);
+            spec.type,
+            rounded == narrowed.end() ? 0 : rounded->second.mantissaBits);
         runtime::Comparison cmp = runtime::compare(
             (*outputs)[i].data(), (*expected)[i].data(), spec, tolerance);
         allPassed &= cmp.passed;
@@ -327,8 +308,12 @@ int main(int argc, char **argv) {
     if (bench) {
       double seconds = median(times);
       const Work &w = work[signature.name];
+      // Inputs a matrix unit reads as a narrower type (tf32) run at that
+      // type's peak.
+      auto rounded = narrowed.find(signature.name);
       llvm::StringRef type =
-          signature.inputs.empty()
+          rounded != narrowed.end() ? llvm::StringRef(rounded->second.type)
+          : signature.inputs.empty()
               ? llvm::StringRef("f32")
               : runtime::elementTypeName(signature.inputs.front().type);
       double roofline = rooflineSeconds(model, w, type);

@@ -64,6 +64,17 @@ inline nlohmann::json gridChipJson(int64_t scratchpadBytes = 102400) {
                                    std::to_string(scratchpadBytes) + "}]"));
 }
 
+/// gridChipJson() with a group-level tf32 intrinsic (`mm16x8x8_tf32`)
+/// besides f16's: f32 operands may use it when tf32 is allowed.
+inline nlohmann::json tf32GridChipJson() {
+  nlohmann::json doc = gridChipJson();
+  doc["matrix"].push_back(nlohmann::json::parse(R"({
+    "name": "mm16x8x8_tf32", "m": 16, "n": 8, "k": 8, "a": "tf32",
+    "b": "tf32", "acc": "f32", "level": "group", "cycles_per_instruction": 8})"));
+  doc["peaks_flops"]["tf32"] = 6.5e13;
+  return doc;
+}
+
 /// Description `doc`, loaded and validated.
 inline hw::Description loadJson(const nlohmann::json &doc) {
   hw::LoadResult result = hw::loadDescriptionJson(doc, "<grid-chip>");

@@ -13,7 +13,11 @@ bool strata::usesHierarchyPipeline(const hw::Description &chip) {
 // on buffers, where scratchpad tiles are plain allocations in their memory
 // space and barriers order the lanes' copies.
 void strata::buildHierarchyApplyPipeline(OpPassManager &pm,
-                                         const hw::Description &) {
+                                         const hw::Description &,
+                                         const CoreOptions &options) {
   buildBufferizePipeline(pm);
-  addPipeline(pm, "func.func(strata-map-hierarchy),canonicalize,cse");
+  addPipeline(pm, options.allowTf32
+                      ? "func.func(strata-map-hierarchy{allow-tf32}),"
+                        "canonicalize,cse"
+                      : "func.func(strata-map-hierarchy),canonicalize,cse");
 }

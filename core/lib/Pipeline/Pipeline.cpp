@@ -98,7 +98,7 @@ void strata::buildApplyPipeline(OpPassManager &pm, const hw::Description &chip,
   }
   // Chips with groups of lanes under a scratchpad (HierarchyPipeline.h).
   if (usesHierarchyPipeline(chip))
-    return buildHierarchyApplyPipeline(pm, chip);
+    return buildHierarchyApplyPipeline(pm, chip, options);
   addPipeline(pm, options.fuse
                       ? "func.func(strata-apply-schedule)"
                       : "func.func(strata-apply-schedule{fuse=false})");

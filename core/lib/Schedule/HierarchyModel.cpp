@@ -6,7 +6,8 @@
 //      block and the group level, e.g. several groups together) whose
 //      accumulators fit half of a lane's registers, else a matrix intrinsic
 //      the group level issues with the operands' types (either only with
-//      k tiles enough for a k loop of two iterations), else a multiply-add
+//      k tiles enough for a k loop of two iterations; f32 operands match
+//      tf32 intrinsics only when the options allow it), else a multiply-add
 //      tile per lane sized to half of its registers;
 //   2. the group tile: as many fragments as keep the accumulators in half of
 //      a lane's registers, the most multiply-adds per loaded element;
@@ -81,10 +82,21 @@ int64_t roundUp(int64_t a, int64_t b) {
   return llvm::divideCeilSigned(a, b) * b;
 }
 
+/// Whether an intrinsic operand of type `operand` reads `input` elements:
+/// the same type, or f32 read as tf32 (its low mantissa bits dropped) when
+/// the user allows it.
+bool operandMatches(const std::string &operand, const std::string &input,
+                    const HierarchyOptions &options) {
+  return operand == input ||
+         (options.allowTf32 && operand == "tf32" && input == "f32");
+}
+
 /// Whether `mi` multiplies `shape`'s operand types; accumulating in a wider
 /// type than the output is allowed (f16 results from f32 accumulators).
-bool typesMatch(const hw::MatrixIntrinsic &mi, const ContractionShape &shape) {
-  if (mi.aType != shape.inputType || mi.bType != shape.inputType)
+bool typesMatch(const hw::MatrixIntrinsic &mi, const ContractionShape &shape,
+                const HierarchyOptions &options) {
+  if (!operandMatches(mi.aType, shape.inputType, options) ||
+      !operandMatches(mi.bType, shape.inputType, options))
     return false;
   return mi.accType == shape.accType ||
          (mi.accType == "f32" &&
@@ -95,11 +107,12 @@ bool typesMatch(const hw::MatrixIntrinsic &mi, const ContractionShape &shape) {
 /// the group level for `shape`'s types.
 const hw::MatrixIntrinsic *matchIntrinsic(const ContractionShape &shape,
                                           const HierarchyLevels &levels,
-                                          const hw::Description &chip) {
+                                          const hw::Description &chip,
+                                          const HierarchyOptions &options) {
   for (const hw::MatrixIntrinsic &mi : chip.matrix)
     // Under three fragments of k, the k loop the intrinsic accumulates in
     // would fold away (one iteration): multiply-adds then.
-    if (mi.level == levels.group && typesMatch(mi, shape) &&
+    if (mi.level == levels.group && typesMatch(mi, shape, options) &&
         llvm::divideCeilSigned(shape.k, mi.k) >= 3)
       return &mi;
   return nullptr;
@@ -112,7 +125,8 @@ const hw::MatrixIntrinsic *matchIntrinsic(const ContractionShape &shape,
 /// its lanes).
 const hw::MatrixIntrinsic *matchCollective(const ContractionShape &shape,
                                            HierarchyLevels &levels,
-                                           const hw::Description &chip) {
+                                           const hw::Description &chip,
+                                           const HierarchyOptions &options) {
   auto block = std::find_if(
       chip.compute.begin(), chip.compute.end(),
       [&](const hw::ComputeLevel &c) { return c.name == levels.block; });
@@ -125,7 +139,7 @@ const hw::MatrixIntrinsic *matchCollective(const ContractionShape &shape,
         [&](const hw::ComputeLevel &c) { return c.name == mi.level; });
     // Strictly inside the block, above the group level.
     if (level == chip.compute.end() || chip.compute.end() - level < 3 ||
-        !typesMatch(mi, shape))
+        !typesMatch(mi, shape, options))
       continue;
     // Its k tiles are 4 fragments deep (the plugin's swizzled rows): fewer
     // than 3 of them leave a two-stage pipeline's k loop one iteration,
@@ -157,14 +171,14 @@ std::vector<int64_t> multiples(int64_t unit, int64_t limit) {
 }
 } // namespace
 
-HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
-                                                  const HierarchyLevels &given,
-                                                  const hw::Description &chip) {
+HierarchySchedule strata::chooseHierarchySchedule(
+    const ContractionShape &shape, const HierarchyLevels &given,
+    const hw::Description &chip, const HierarchyOptions &options) {
   HierarchySchedule s;
   s.levels = given;
   // A collective intrinsic makes its level the group level.
   const hw::MatrixIntrinsic *collective =
-      matchCollective(shape, s.levels, chip);
+      matchCollective(shape, s.levels, chip, options);
   const HierarchyLevels &levels = s.levels;
   int64_t eb = std::max<int64_t>(typeBytes(shape.inputType), 1);
   int64_t registers = std::max<int64_t>(levels.registers, 8);
@@ -181,7 +195,7 @@ HierarchySchedule strata::chooseHierarchySchedule(const ContractionShape &shape,
     s.fragK = collective->k;
     s.accumulatorRegisters = llvm::divideCeilSigned(s.fragM * s.fragN, lanes);
   } else if (const hw::MatrixIntrinsic *mi =
-                 matchIntrinsic(shape, levels, chip)) {
+                 matchIntrinsic(shape, levels, chip, options)) {
     s.intrinsic = mi->name;
     s.fragM = mi->m, s.fragN = mi->n, s.fragK = mi->k;
     double best = -1;

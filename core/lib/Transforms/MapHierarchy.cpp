@@ -574,6 +574,7 @@ void emitContraction(ImplicitLocOpBuilder &b, Contraction &c,
 }
 
 struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
+  using StrataMapHierarchyBase::StrataMapHierarchyBase;
   void runOnOperation() override {
     auto module = getOperation()->getParentOfType<ModuleOp>();
     if (!module)
@@ -675,7 +676,10 @@ struct MapHierarchy : strata::impl::StrataMapHierarchyBase<MapHierarchy> {
         shape.batch = c->extentBatch;
         shape.inputType = typeName(getElementTypeOrSelf(c->a->get().getType()));
         shape.accType = typeName(getElementTypeOrSelf(c->c->get().getType()));
-        HierarchySchedule s = chooseHierarchySchedule(shape, *levels, *chip);
+        HierarchyOptions options;
+        options.allowTf32 = allowTf32;
+        HierarchySchedule s =
+            chooseHierarchySchedule(shape, *levels, *chip, options);
         if (s.scratchpadBytes > levels->scratchpadBytes) {
           op->emitError("strata-map-hierarchy: the smallest block of this "
                         "contraction needs ")

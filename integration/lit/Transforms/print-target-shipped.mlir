@@ -22,7 +22,8 @@
 // H200-NEXT: shared     scratchpad 228 KiB /sm x132       234.2 GB/s /sm (30.92 TB/s)       30       2.00       64.0
 // H200-NEXT: engine tma x1: 64 B/cycle, setup 100 cycles
 // H200: 1. wgmma_m64n256k16_bf16      64x256x16 bf16*bf16->f32 @warpgroup 512 cycles: 989.4 TFLOP/s
-// H200: 12. mma_m8n8k4_f64             8x8x4 f64*f64->f64 @warp 32 cycles: 61.84 TFLOP/s
+// H200: 12. mma_m16n8k8_tf32           16x8x8 tf32*tf32->f32 @warp 32 cycles: 247.4 TFLOP/s
+// H200-NEXT: 13. mma_m8n8k4_f64             8x8x4 f64*f64->f64 @warp 32 cycles: 61.84 TFLOP/s
 
 // N150-LABEL: tile-wormhole-n150: Wormhole n150-class tile chip
 // N150-NEXT: plugin tile, arch wormhole_b0, clock 1 GHz

@@ -3,7 +3,9 @@
 // nvidia-matrix-ops: each k loop whose body holds contractions tagged with a
 // matrix intrinsic (`strata.intrinsic`) becomes nvgpu.ldmatrix and
 // nvgpu.mma.sync on per-lane fragments, through upstream's vector-to-nvgpu
-// conversion applied to that loop only; wgmma loops become
+// conversion applied to that loop only (f32 operands as tf32, m16n8k8:
+// their A tiles through ldmatrix, which moves 32-bit elements whole when not
+// transposing, B's k x n rows element by element); wgmma loops become
 // nvgpu.warpgroup.mma (WarpgroupMma.h). That conversion treats any integer
 // add/mul/div as a potential matrix op, so the loop's index arithmetic
 // (always by constants here) is first rewritten as affine.apply, which the
@@ -169,6 +171,14 @@ struct MatrixOps : public PassWrapper<MatrixOps, OperationPass<func::FuncOp>> {
       }
       if (isBf16 && failed(lowerMmaSyncAsBf16(rw, parent, before)))
         return signalPassFailure();
+      // f32 operands reach mma.sync only through a tf32 intrinsic (the
+      // model picks one for them only when allowed): the hardware reads
+      // them as tf32, which the op must say (upstream builds it without).
+      parent->walk([&](nvgpu::MmaSyncOp op) {
+        if (!before.contains(op) &&
+            op.getMatrixA().getType().getElementType().isF32())
+          op.setTf32Enabled(true);
+      });
     }
   }
 };

@@ -65,6 +65,13 @@ FailureOr<Value> warpgroupMma(OpBuilder &b, vector::ContractionOp contract,
   auto aTile = cast<MemRefType>(lhs.getBase().getType());
   auto bTile = cast<MemRefType>(rhs.getBase().getType());
   Type elem = aTile.getElementType();
+  // wgmma reads 32-bit (tf32) operands only K-major, and upstream's
+  // nvgpu.warpgroup.mma takes B MN-major (transposeB) with tf32-typed
+  // descriptors: f32 products use the warps' mma.sync m16n8k8 instead.
+  if (elem.isF32())
+    return contract.emitError("nvidia-matrix-ops: wgmma on f32 (tf32) "
+                              "operands is not lowered; describe "
+                              "mma_m16n8k8_tf32 for f32 products");
   int64_t tileK = aTile.getDimSize(1);
   int64_t n = cast<VectorType>(contract.getResultType()).getDimSize(1);
   int64_t rowBytes = tileK * llvm::divideCeil(elem.getIntOrFloatBitWidth(), 8);

@@ -9,6 +9,7 @@
 #define STRATA_PIPELINE_HIERARCHYPIPELINE_H
 
 #include "strata/HW/Description.h"
+#include "strata/Pipeline/Pipeline.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -18,7 +19,8 @@ namespace strata {
 bool usesHierarchyPipeline(const hw::Description &chip);
 
 void buildHierarchyApplyPipeline(mlir::OpPassManager &pm,
-                                 const hw::Description &chip);
+                                 const hw::Description &chip,
+                                 const CoreOptions &options = {});
 
 } // namespace strata
 

@@ -28,6 +28,10 @@ struct CoreOptions {
   /// Form S2's groups (fusion); off, every op runs on its own (to measure
   /// what fusion gains, or to isolate a problem).
   bool fuse = true;
+  /// f32 contractions may use matrix units that read their operands as tf32
+  /// (10 mantissa bits); it rounds the inputs, so it is off by default. No
+  /// effect on chips without such a unit.
+  bool allowTf32 = false;
 };
 
 void buildPreparePipeline(mlir::OpPassManager &pm);

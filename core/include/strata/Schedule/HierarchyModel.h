@@ -56,6 +56,13 @@ struct ContractionShape {
   int64_t batch = 1;
 };
 
+/// What a user allows the hierarchy model beyond exact arithmetic.
+struct HierarchyOptions {
+  /// f32 operands may feed a matrix intrinsic whose operands are tf32 (10
+  /// mantissa bits): it rounds the inputs, so it is never the default.
+  bool allowTf32 = false;
+};
+
 struct HierarchySchedule {
   HierarchyLevels levels;
   /// Block tile (one instance of the block level) and its k step.
@@ -104,7 +111,8 @@ int64_t typeBytes(const std::string &type);
 /// The schedule of a contraction on a hierarchy chip.
 HierarchySchedule chooseHierarchySchedule(const ContractionShape &shape,
                                           const HierarchyLevels &levels,
-                                          const hw::Description &chip);
+                                          const hw::Description &chip,
+                                          const HierarchyOptions &options = {});
 
 /// Row reductions: one group (the level above the lanes) per row, the
 /// lanes striding over it. A block holds the most groups (a power of two,

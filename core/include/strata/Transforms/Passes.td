@@ -413,8 +413,14 @@ def StrataMapHierarchy : Pass<"strata-map-hierarchy", "::mlir::func::FuncOp"> {
       } {mapping = [#strata.grid<"group", 0>]}
     } {mapping = [#strata.grid<"block", 1>, #strata.grid<"block", 0>]}
     ```
-    Chips without such a hierarchy are left alone.
+    Chips without such a hierarchy are left alone. With `allow-tf32`, f32
+    operands may feed a matrix intrinsic whose operands are tf32 (rounded to
+    10 mantissa bits); without it f32 contractions keep multiply-adds.
   }];
+  let options = [
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "Let f32 operands use tf32 matrix intrinsics (rounds the inputs)">,
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::linalg::LinalgDialect",
