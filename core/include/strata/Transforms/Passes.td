@@ -271,6 +271,31 @@ def StrataFuseElementwise : Pass<"strata-fuse-elementwise"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def StrataWidenBooleans : Pass<"strata-widen-booleans"> {
+  let summary = "Pass booleans between linalg ops as bytes";
+  let description = [{
+    A tensor of i1 made by one linalg op and read by others (a row's "all
+    scores are masked" flag in PyTorch's safe softmax) becomes a tensor of
+    i8: the producer yields `extui`, its readers `trunci` their argument.
+    Vector code over i1 memory has no portable layout, so the model leaves
+    i1 ops unscheduled and they would stay outside the fusion groups; as
+    bytes they are scheduled and fuse like any other op.
+
+    ```mlir
+    %f = linalg.fill ins(%false : i1) outs(%e : tensor<8xi1>)
+    %r = linalg.generic ins(%s : tensor<8x16xf32>) outs(%f) { cmpf; ori }
+    %y = linalg.generic ins(%r, %p : tensor<8xi1>, ...) { select }
+    // ->
+    %f = linalg.fill ins(%c0_i8 : i8) outs(%e8 : tensor<8xi8>)
+    %r = linalg.generic ins(%s) outs(%f) { trunci %out; cmpf; ori; extui }
+    %y = linalg.generic ins(%r, %p : tensor<8xi8>, ...) { trunci; select }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def StrataReciprocalDivisions : Pass<"strata-reciprocal-divisions"> {
   let summary = "Divide by a broadcast operand through its reciprocal";
   let description = [{
