@@ -13,10 +13,11 @@
 // mask built from aranges) is cheaper to recompute in each consumer than to
 // read from memory: it fuses into every consumer, so a causal mask becomes
 // index arithmetic inside the scores' op and no mask tensor exists.
-// Unit dims next to reshapes are dropped first (a head count of 1): the
-// reshapes PyTorch puts around its batched products then cancel, and the ops
-// between them (the scores' mask, softmax and its tail) meet as plain producers
-// and consumers.
+// Unit dims next to reshapes are dropped first (a head count of 1), and
+// reshapes that merge loops (batch x heads) move past the elementwise ops and
+// reductions next to them: the reshapes PyTorch puts around its batched
+// products then cancel, and the ops between them (the scores' mask, softmax
+// and its tail) meet as plain producers and consumers.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
@@ -79,14 +80,26 @@ bool worthFusing(OpOperand *operand) {
   return producer->hasOneUse() || movesData(producer) || onlyIndices(producer);
 }
 
+bool isReshape(Operation *op) {
+  return isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op);
+}
+
+/// Whether `op` reads a slice (through reshapes): the window terms of a
+/// pooling (strided slices) keep their shapes, which S4 tiles wrongly
+/// once reshaped.
+bool readsSlice(Operation *op) {
+  return llvm::any_of(op->getOperands(), [](Value v) {
+    Operation *def = v.getDefiningOp();
+    while (isReshape(def))
+      def = def->getOperand(0).getDefiningOp();
+    return isa_and_nonnull<tensor::ExtractSliceOp>(def);
+  });
+}
+
 /// Whether `op` reads a reshaped tensor or its result is reshaped.
 bool nextToReshape(linalg::GenericOp op) {
-  auto isReshape = [](Operation *other) {
-    return isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
-        other);
-  };
   return llvm::any_of(op->getOperands(),
-                      [&](Value v) { return isReshape(v.getDefiningOp()); }) ||
+                      [](Value v) { return isReshape(v.getDefiningOp()); }) ||
          llvm::any_of(op->getUsers(), isReshape);
 }
 
@@ -104,7 +117,7 @@ struct FuseElementwisePass
     linalg::ControlDropUnitDims unitDims;
     unitDims.controlFn = [](Operation *op) -> SmallVector<unsigned> {
       auto generic = dyn_cast<linalg::GenericOp>(op);
-      if (!generic || !nextToReshape(generic))
+      if (!generic || !nextToReshape(generic) || readsSlice(generic))
         return {};
       return llvm::to_vector(llvm::seq<unsigned>(0, generic.getNumLoops()));
     };
@@ -117,7 +130,8 @@ struct FuseElementwisePass
           auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
           if (!generic)
             generic = operand->get().getDefiningOp<linalg::GenericOp>();
-          return generic && !linalg::isaContractionOpInterface(generic);
+          return generic && !linalg::isaContractionOpInterface(generic) &&
+                 !readsSlice(generic);
         });
     MLIRContext *ctx = &getContext();
     tensor::CollapseShapeOp::getCanonicalizationPatterns(unitPatterns, ctx);

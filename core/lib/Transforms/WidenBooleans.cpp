@@ -5,6 +5,8 @@
 // ops around it get schedules (the model refuses sub-byte elements, whose
 // vector memory layout is not portable) and join fusion groups: PyTorch's
 // safe softmax reduces "every score of the row is -inf" into such a tensor.
+// A boolean argument (a bool attention mask) is extended to bytes once, by
+// an op of its own, for the ops that read it.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
@@ -25,12 +27,38 @@ namespace {
 bool isBoolean(Type type) { return type.isInteger(1); }
 
 /// Retypes `arg`, a block argument of a linalg body, to i8 and gives its
-/// users the i1 they read before.
-void narrowArgument(RewriterBase &rw, BlockArgument arg) {
+/// users the i1 they read before; returns that i1.
+Value narrowArgument(RewriterBase &rw, BlockArgument arg) {
   arg.setType(rw.getI8Type());
   rw.setInsertionPointToStart(arg.getOwner());
   auto narrow = arith::TruncIOp::create(rw, arg.getLoc(), rw.getI1Type(), arg);
   rw.replaceAllUsesExcept(arg, narrow, narrow);
+  return narrow;
+}
+
+/// The i8 value to yield for the i1 `value` where `accumulator` (an i8
+/// argument, read as `narrow`) is the output: a bitwise combination of the
+/// accumulator with a boolean is made on bytes (0 and 1 stay 0 and 1), so
+/// the vectorizer still sees a reduction (`ori` of the accumulator) rather
+/// than conversions around one.
+Value widenYielded(RewriterBase &rw, Value value, BlockArgument accumulator,
+                   Value narrow) {
+  Location loc = value.getLoc();
+  Type i8 = rw.getI8Type();
+  Operation *combiner = value.getDefiningOp();
+  if (combiner && isa<arith::OrIOp, arith::AndIOp, arith::XOrIOp>(combiner) &&
+      llvm::is_contained(combiner->getOperands(), narrow)) {
+    Value other = combiner->getOperand(0) == narrow ? combiner->getOperand(1)
+                                                    : combiner->getOperand(0);
+    rw.setInsertionPointAfter(combiner);
+    Value wide = arith::ExtUIOp::create(rw, loc, i8, other);
+    return rw
+        .create(loc, combiner->getName().getIdentifier(), {accumulator, wide},
+                {i8})
+        ->getResult(0);
+  }
+  rw.setInsertionPointAfterValue(value);
+  return arith::ExtUIOp::create(rw, loc, i8, value);
 }
 
 /// An i1 result whose every user is a linalg.generic reading it as an
@@ -67,11 +95,11 @@ struct WidenBooleanResult : OpRewritePattern<linalg::GenericOp> {
     rw.modifyOpInPlace(op, [&] {
       init->set(wideInit);
       result.setType(type.clone(i8));
-      narrowArgument(rw, op.getMatchingBlockArgument(init));
+      BlockArgument accumulator = op.getMatchingBlockArgument(init);
+      Value narrow = narrowArgument(rw, accumulator);
       Operation *yield = op.getBody()->getTerminator();
-      rw.setInsertionPoint(yield);
       yield->setOperand(
-          0, arith::ExtUIOp::create(rw, loc, i8, yield->getOperand(0)));
+          0, widenYielded(rw, yield->getOperand(0), accumulator, narrow));
     });
     for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
       auto user = cast<linalg::GenericOp>(use.getOwner());
@@ -83,11 +111,60 @@ struct WidenBooleanResult : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// Whether `op` only extends a boolean input to a byte (what
+/// WidenBooleanInput inserts).
+bool widensBoolean(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  auto ext = dyn_cast<arith::ExtUIOp>(body->front());
+  return op.getNumDpsInputs() == 1 && ext &&
+         ext.getIn() == body->getArgument(0) &&
+         body->getTerminator()->getOperand(0) == ext.getResult();
+}
+
+/// An i1 tensor that no linalg op makes (a function's argument: a bool
+/// attention mask) read by a linalg.generic: it is extended to bytes once,
+/// by an op of its own, and the reader reads the bytes.
+struct WidenBooleanInput : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rw) const override {
+    if (!op.hasPureTensorSemantics() || widensBoolean(op))
+      return failure();
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<RankedTensorType>(input->get().getType());
+      if (!type || !isBoolean(type.getElementType()) ||
+          input->get().getDefiningOp<linalg::LinalgOp>())
+        continue;
+      Location loc = op.getLoc();
+      Type i8 = rw.getI8Type();
+      rw.setInsertionPoint(op);
+      Value empty = tensor::EmptyOp::create(
+          rw, loc, tensor::getMixedSizes(rw, loc, input->get()), i8);
+      SmallVector<AffineMap> maps(2, rw.getMultiDimIdentityMap(type.getRank()));
+      SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                                 utils::IteratorType::parallel);
+      auto wide = linalg::GenericOp::create(
+          rw, loc, TypeRange{type.clone(i8)}, ValueRange{input->get()},
+          ValueRange{empty}, maps, iterators,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value byte = arith::ExtUIOp::create(b, l, i8, args[0]);
+            linalg::YieldOp::create(b, l, byte);
+          });
+      rw.modifyOpInPlace(op, [&] {
+        input->set(wide.getResult(0));
+        narrowArgument(rw, op.getMatchingBlockArgument(input));
+      });
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct WidenBooleansPass
     : strata::impl::StrataWidenBooleansBase<WidenBooleansPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<WidenBooleanResult>(&getContext());
+    patterns.add<WidenBooleanResult, WidenBooleanInput>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -22,7 +22,7 @@
 // CHECK: arith.select
 // The softmax and the tail.
 // CHECK: arith.cmpf oeq
-// CHECK: arith.ori
+// CHECK: vector.multi_reduction <or>
 // CHECK: math.exp
 // CHECK: arith.select
 // P*V for the block.

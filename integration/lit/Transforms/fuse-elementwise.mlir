@@ -138,3 +138,30 @@ func.func @causal_mask(%scores: tensor<2x6x5xf32>) -> tensor<2x6x5xf32> {
   %out = tensor.collapse_shape %masked [[0], [1, 2], [3]] : tensor<2x1x6x5xf32> into tensor<2x6x5xf32>
   return %out : tensor<2x6x5xf32>
 }
+
+// Batch and heads merged for the products (2 x 3 = 6): the scores' ops
+// between the reshapes run on the merged loop (the mask reads neither), so
+// the reshapes meet and cancel and the products' consumers are plain ops.
+// CHECK-LABEL: func.func @merged_heads
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[S:.*]] = linalg.generic
+// CHECK-SAME: ins(%arg0 : tensor<6x4x4xf32>) outs(%{{.*}} : tensor<6x4x4xf32>)
+// CHECK: linalg.index 1
+// CHECK: return %[[S]] : tensor<6x4x4xf32>
+func.func @merged_heads(%scores: tensor<6x4x4xf32>) -> tensor<6x4x4xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %s4 = tensor.expand_shape %scores [[0, 1], [2], [3]] output_shape [2, 3, 4, 4] : tensor<6x4x4xf32> into tensor<2x3x4x4xf32>
+  %e = tensor.empty() : tensor<2x3x4x4xf32>
+  %masked = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s4 : tensor<2x3x4x4xf32>) outs(%e : tensor<2x3x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %keep = arith.cmpi sle, %j, %i : index
+    %r = arith.select %keep, %a, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x4x4xf32>
+  %out = tensor.collapse_shape %masked [[0, 1], [2], [3]] : tensor<2x3x4x4xf32> into tensor<6x4x4xf32>
+  return %out : tensor<6x4x4xf32>
+}

@@ -2,17 +2,18 @@
 // "some score is finite" flag of each row is an i1 tensor between two ops;
 // it becomes i8 (extui where it is made, trunci where it is read), so both
 // ops get schedules and join the attention's group.
-// RUN: strata-opt %s --strata-widen-booleans | FileCheck %s
+// RUN: strata-opt %s --strata-widen-booleans --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @safe_softmax_tail
 // CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : i8) outs(%{{.*}} : tensor<8xi8>)
 // CHECK: %[[R:.*]] = linalg.generic
 // CHECK-SAME: outs(%[[F]] : tensor<8xi8>)
+// The or of the accumulator is made on bytes: still a reduction.
 // CHECK: ^bb0(%{{.*}}: f32, %[[OUT:.*]]: i8):
-// CHECK: arith.trunci %[[OUT]] : i8 to i1
-// CHECK: arith.ori
-// CHECK: %[[W:.*]] = arith.extui %{{.*}} : i1 to i8
-// CHECK: linalg.yield %[[W]] : i8
+// CHECK: %[[C:.*]] = arith.cmpf one
+// CHECK: %[[W:.*]] = arith.extui %[[C]] : i1 to i8
+// CHECK: %[[OR:.*]] = arith.ori %[[OUT]], %[[W]] : i8
+// CHECK: linalg.yield %[[OR]] : i8
 // CHECK: } -> tensor<8xi8>
 // CHECK: linalg.generic
 // CHECK-SAME: ins(%[[R]], %{{.*}} : tensor<8xi8>, tensor<8x16xf32>)
@@ -56,4 +57,27 @@ func.func @returned(%s: tensor<8xf32>) -> tensor<8xi1> {
     linalg.yield %c : i1
   } -> tensor<8xi1>
   return %r : tensor<8xi1>
+}
+
+// A bool mask given as an argument is extended to bytes once, by an op of
+// its own (which keeps the i1 input and no schedule); the scores' op reads
+// the bytes.
+// CHECK-LABEL: func.func @mask_argument
+// CHECK: %[[W:.*]] = linalg.generic
+// CHECK-SAME: ins(%arg1 : tensor<6x5xi1>) outs(%{{.*}} : tensor<6x5xi8>)
+// CHECK: arith.extui %{{.*}} : i1 to i8
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%arg0, %[[W]] : tensor<2x6x5xf32>, tensor<6x5xi8>)
+// CHECK: arith.trunci %{{.*}} : i8 to i1
+// CHECK: arith.select
+func.func @mask_argument(%s: tensor<2x6x5xf32>, %m: tensor<6x5xi1>) -> tensor<2x6x5xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x6x5xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %m : tensor<2x6x5xf32>, tensor<6x5xi1>) outs(%e : tensor<2x6x5xf32>) {
+  ^bb0(%x: f32, %keep: i1, %o: f32):
+    %y = arith.select %keep, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<2x6x5xf32>
+  return %r : tensor<2x6x5xf32>
 }
