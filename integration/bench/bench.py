@@ -221,6 +221,89 @@ func.func @attention(%q: {Q}, %k: {Q}, %v: {Q}) -> {Q} {{
 """
 
 
+def mlir_attention_causal(bh, s, d):
+    Q, S = _t(bh, s, d), _t(bh, s, s)
+    scale = 1.0 / d**0.5
+    return f"""// Causal attention over {bh} heads (batch x heads), sequence {s}, head
+// size {d}, in the form PyTorch exports is_causal=True: a mask from aranges
+// (0 where key <= query, -inf elsewhere) added to the scaled scores,
+// softmax, then the safe-softmax tail (a row whose scores are all -inf
+// gives 0), one op per step.
+#mq = affine_map<(b, m, n, k) -> (b, m, k)>
+#mk = affine_map<(b, m, n, k) -> (b, n, k)>
+#mo = affine_map<(b, m, n, k) -> (b, m, n)>
+#id = affine_map<(b, i, j) -> (b, i, j)>
+#row = affine_map<(b, i, j) -> (b, i)>
+#ij = affine_map<(b, i, j) -> (i, j)>
+#i1d = affine_map<(i) -> (i)>
+func.func @attention_causal(%q: {Q}, %k: {Q}, %v: {Q}) -> {Q} {{
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %zi = arith.constant 0 : i64
+  %true = arith.constant true
+  %false = arith.constant false
+  %scale = arith.constant {scale!r} : f32
+  %ea = tensor.empty() : tensor<{s}xi64>
+  %ar = linalg.generic {{indexing_maps = [#i1d], iterator_types = ["parallel"]}}
+      outs(%ea : tensor<{s}xi64>) {{
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i64
+    linalg.yield %c : i64
+  }} -> tensor<{s}xi64>
+  %em = tensor.empty() : tensor<{s}x{s}xf32>
+  %mask = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (j)>,
+                          affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                          iterator_types = ["parallel", "parallel"]}}
+      ins(%ar, %ar : tensor<{s}xi64>, tensor<{s}xi64>) outs(%em : tensor<{s}x{s}xf32>) {{
+  ^bb0(%kj: i64, %qi: i64, %out: f32):
+    %dif = arith.subi %kj, %qi : i64
+    %keep = arith.cmpi sle, %dif, %zi : i64
+    %m = arith.select %keep, %zero, %ninf : f32
+    linalg.yield %m : f32
+  }} -> tensor<{s}x{s}xf32>
+  %e0 = tensor.empty() : {S}
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : {S}) -> {S}
+  %qk = linalg.batch_matmul indexing_maps = [#mq, #mk, #mo]
+      ins(%q, %k : {Q}, {Q}) outs(%f0 : {S}) -> {S}
+  %e1 = tensor.empty() : {S}
+  %sc = linalg.generic {{indexing_maps = [#id, #ij, #id],
+                        iterator_types = ["parallel", "parallel", "parallel"]}}
+      ins(%qk, %mask : {S}, tensor<{s}x{s}xf32>) outs(%e1 : {S}) {{
+  ^bb0(%x: f32, %m: f32, %out: f32):
+    %y = arith.mulf %x, %scale : f32
+    %z = arith.addf %y, %m : f32
+    linalg.yield %z : f32
+  }} -> {S}
+  %e2 = tensor.empty() : {S}
+  %p = linalg.softmax dimension(2) ins(%sc : {S}) outs(%e2 : {S}) -> {S}
+  %eb = tensor.empty() : tensor<{bh}x{s}xi1>
+  %fb = linalg.fill ins(%false : i1) outs(%eb : tensor<{bh}x{s}xi1>) -> tensor<{bh}x{s}xi1>
+  %any = linalg.generic {{indexing_maps = [#id, #row],
+                         iterator_types = ["parallel", "parallel", "reduction"]}}
+      ins(%sc : {S}) outs(%fb : tensor<{bh}x{s}xi1>) {{
+  ^bb0(%x: f32, %out: i1):
+    %masked = arith.cmpf oeq, %x, %ninf : f32
+    %kept = arith.xori %masked, %true : i1
+    %r = arith.ori %out, %kept : i1
+    linalg.yield %r : i1
+  }} -> tensor<{bh}x{s}xi1>
+  %e4 = tensor.empty() : {S}
+  %ps = linalg.generic {{indexing_maps = [#row, #id, #id],
+                        iterator_types = ["parallel", "parallel", "parallel"]}}
+      ins(%any, %p : tensor<{bh}x{s}xi1>, {S}) outs(%e4 : {S}) {{
+  ^bb0(%a: i1, %x: f32, %out: f32):
+    %y = arith.select %a, %x, %zero : f32
+    linalg.yield %y : f32
+  }} -> {S}
+  %e3 = tensor.empty() : {Q}
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : {Q}) -> {Q}
+  %o = linalg.batch_matmul ins(%ps, %v : {S}, {Q}) outs(%f3 : {Q}) -> {Q}
+  return %o : {Q}
+}}
+"""
+
+
 # The function name in each program is the workload kind.
 GENERATORS = {
     "matmul": mlir_matmul,
@@ -230,6 +313,7 @@ GENERATORS = {
     "eltwise": mlir_eltwise,
     "conv": mlir_conv,
     "attention": mlir_attention,
+    "attention_causal": mlir_attention_causal,
 }
 
 BANDWIDTH_KINDS = {"softmax", "layernorm", "eltwise"}
@@ -247,6 +331,8 @@ def shape_text(kind, dims):
         return "%dx%d N%d %d->%d %dx%d" % (oh, ow, n, c, f, kh, kw)
     if kind == "attention":
         return "BH%d S%d d%d" % dims
+    if kind == "attention_causal":
+        return "BH%d S%d d%d causal" % dims
     return ",".join(map(str, dims))
 
 
@@ -267,6 +353,8 @@ FULL_WORKLOADS = [
     ("conv1x1_56x56x256x64", "conv", (1, 56, 56, 256, 64, 1, 1)),
     ("attention_8x1024x64", "attention", (8, 1024, 64)),
     ("attention_8x2048x128", "attention", (8, 2048, 128)),
+    ("attention_causal_8x1024x64", "attention_causal", (8, 1024, 64)),
+    ("attention_causal_8x2048x128", "attention_causal", (8, 2048, 128)),
 ]
 
 # Small shapes for a smoke run; bandwidth-bound ops fit in cache here, so
@@ -282,6 +370,7 @@ QUICK_WORKLOADS = [
     ("conv3x3_14x14x64x64", "conv", (1, 14, 14, 64, 64, 3, 3)),
     ("conv1x1_14x14x256x64", "conv", (1, 14, 14, 256, 64, 1, 1)),
     ("attention_2x256x64", "attention", (2, 256, 64)),
+    ("attention_causal_2x256x64", "attention_causal", (2, 256, 64)),
 ]
 
 
@@ -626,7 +715,7 @@ def peer_inductor(ctx, wl, mlir_path, dump_dir):
 
 # Workloads whose speed comes from S2's groups: Strata's own unfused code
 # (strata-compile --no-fuse) is measured beside them, as what fusion gains.
-FUSED_KINDS = ("mlp", "softmax", "layernorm", "attention")
+FUSED_KINDS = ("mlp", "softmax", "layernorm", "attention", "attention_causal")
 
 
 def peer_unfused(ctx, wl, mlir_path, dump_dir):

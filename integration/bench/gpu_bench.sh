@@ -8,8 +8,9 @@
 # --build DIR   a Strata build to use (default: build/, configured and built
 #               with CMake and Ninja when it has no bin/strata-run)
 # --target      the description to compile for (default nvidia-h200)
-# --quick       one GEMM, one small MLP, one batched GEMM and one attention
-#               per type, one tf32 GEMM, one softmax and one layernorm
+# --quick       one GEMM, one small MLP, one batched GEMM, one attention and
+#               one causal attention per type, one tf32 GEMM, one softmax and
+#               one layernorm
 # --dry-run     print the commands instead of running them (no GPU needed)
 #
 # Every case is first checked on a smaller problem of the same kind

@@ -7,6 +7,9 @@
 //   mlp        OpenBLAS sgemm (and dnnl_sgemm) followed by a separate
 //              bias+GELU pass
 //   attention  per head: sgemm Q*K^T, a separate scale+softmax pass, sgemm P*V
+//   attention_causal
+//              the same with the softmax over the keys up to the query's
+//              (the others 0), as is_causal=True masks them
 //   conv       oneDNN convolution (NHWC activations, weights reordered once
 //              into oneDNN's preferred layout outside the timed region)
 //   softmax, layernorm, eltwise
@@ -304,10 +307,13 @@ void biasGelu(float *__restrict y, const float *__restrict bias, int64_t m,
 
 // In-place row softmax of s[rows x cols] after scaling by `scale`; the
 // reductions may be reassociated (vectorized), exp comes from libmvec.
-void scaledSoftmaxRows(float *__restrict s, int64_t rows, int64_t cols,
-                       float scale) {
+void scaledSoftmaxRows(float *__restrict s, int64_t rows, int64_t allCols,
+                       float scale, bool causal = false) {
   for (int64_t i = 0; i < rows; ++i) {
-    float *__restrict row = s + i * cols;
+    float *__restrict row = s + i * allCols;
+    // Causal: keys after the query get probability 0.
+    int64_t cols = causal ? std::min(i + 1, allCols) : allCols;
+    std::fill(row + cols, row + allCols, 0.0f);
     // Row max with 16 independent lanes (vectorizes without reassociation).
     float lanes[16];
     std::fill(lanes, lanes + 16, -std::numeric_limits<float>::infinity());
@@ -663,7 +669,7 @@ bool setupWorkload(Workload &w, Rng &rng, std::string &err) {
          y2});
     w.ref = y1;
     w.refName = "openblas_sgemm+gelu";
-  } else if (w.kind == "attention") {
+  } else if (w.kind == "attention" || w.kind == "attention_causal") {
     if (!need(3))
       return false;
     int64_t bh = d[0], s = d[1], hd = d[2];
@@ -678,10 +684,13 @@ bool setupWorkload(Workload &w, Rng &rng, std::string &err) {
     auto o = makeTensor({bh, s, hd});
     auto scratch = makeTensor({s, s}); // one head's scores, reused
     float scale = float(1.0 / std::sqrt(double(hd)));
+    bool causal = w.kind == "attention_causal";
     w.anchors.push_back(
         {"openblas_attention",
-         "per head: cblas_sgemm Q*K^T, a separate scale+softmax pass, "
-         "cblas_sgemm P*V",
+         causal ? "per head: cblas_sgemm Q*K^T, a separate scale+causal "
+                  "softmax pass, cblas_sgemm P*V"
+                : "per head: cblas_sgemm Q*K^T, a separate scale+softmax "
+                  "pass, cblas_sgemm P*V",
          [=] {
            for (int64_t h = 0; h < bh; ++h) {
              const float *qh = q->data() + h * s * hd;
@@ -690,7 +699,7 @@ bool setupWorkload(Workload &w, Rng &rng, std::string &err) {
              cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, blasint(s),
                          blasint(s), blasint(hd), 1.0f, qh, blasint(hd), kh,
                          blasint(hd), 0.0f, scratch->data(), blasint(s));
-             scaledSoftmaxRows(scratch->data(), s, s, scale);
+             scaledSoftmaxRows(scratch->data(), s, s, scale, causal);
              cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, blasint(s),
                          blasint(hd), blasint(s), 1.0f, scratch->data(),
                          blasint(s), vh, blasint(hd), 0.0f,
@@ -852,7 +861,8 @@ std::vector<int64_t> parseDims(const std::string &s) {
       "               [--threads T] [--reps N] [--budget SECONDS]\n"
       "               [--seed S] [--tol E] [--dump DIR] [--triad-mib M]\n"
       "               [--time all|strata|anchors]\n"
-      "  kinds: matmul (M,N,K) mlp (M,K,N) attention (BH,S,D)\n"
+      "  kinds: matmul (M,N,K) mlp (M,K,N) attention|attention_causal "
+      "(BH,S,D)\n"
       "         conv (N,OH,OW,C,F,KH,KW) softmax|layernorm|eltwise (R,C)\n"
       "  Without --lib only the anchors run. --time strata times Strata\n"
       "  alone (the reference is still computed), --time anchors the\n"

@@ -14,7 +14,7 @@ import sys
 import time
 
 KINDS = ("matmul", "mlp", "softmax", "layernorm", "eltwise", "conv",
-         "attention")
+         "attention", "attention_causal")
 
 
 def build(kind, inputs, torch):
@@ -107,6 +107,15 @@ def build(kind, inputs, torch):
                 p = torch.matmul(q, k.transpose(-2, -1)).mul(scale)
                 return p.softmax(dim=-1).matmul(v)[0]
         return M(), inputs
+    if kind == "attention_causal":
+        # The causal program is what PyTorch exports for SDPA with
+        # is_causal=True (same scale, keys after the query masked out).
+        class M(nn.Module):
+            def forward(self, q, k, v):
+                q, k, v = q[None], k[None], v[None]
+                return F.scaled_dot_product_attention(q, k, v,
+                                                      is_causal=True)[0]
+        return M(), inputs
     raise ValueError(kind)
 
 
@@ -178,7 +187,7 @@ def main():
                 f"{args.mode}, fullgraph) Inductor CPU, "
                 f"freezing=True, inference_mode, {args.threads} thread(s), "
                 "f32 matmul precision highest; compile s = first call")
-    if args.kind == "attention":
+    if args.kind in ("attention", "attention_causal"):
         from torch._dynamo.utils import counters
         fused = counters["inductor"]["fuse_attention"] > 0
         settings += ("; fused into scaled_dot_product_attention by the "

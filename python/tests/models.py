@@ -80,6 +80,19 @@ class SDPABlock(nn.Module):
         return self.out(y.transpose(1, 2).reshape(b, t, c))
 
 
+class SDPA(nn.Module):
+    """F.scaled_dot_product_attention alone on (batch, heads, tokens, head
+    dim) inputs: causal, or with an explicit mask given with the inputs."""
+
+    def __init__(self, is_causal=False):
+        super().__init__()
+        self.is_causal = is_causal
+
+    def forward(self, q, k, v, mask=None):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask,
+                                              is_causal=self.is_causal)
+
+
 class TokenEmbedding(nn.Module):
     """Token and learned position embeddings, then a layer norm."""
 

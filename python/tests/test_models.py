@@ -48,6 +48,30 @@ def test_sdpa_block():
     check(models.SDPABlock(), (torch.randn(2, 16, 64),), "sdpa_block")
 
 
+@pytest.mark.parametrize("heads", [1, 3])
+def test_sdpa_causal(heads):
+    # 77 tokens: no tile divides them.
+    q, k, v = (torch.randn(2, heads, 77, 32) for _ in range(3))
+    check(models.SDPA(is_causal=True), (q, k, v), f"sdpa_causal[{heads}]")
+
+
+@pytest.mark.parametrize("kind,batch", [("bool", 2), ("float", 2),
+                                        ("bool", 1)])
+def test_sdpa_mask(kind, batch):
+    # A mask broadcast over the heads (and with batch 1 over the batch: one
+    # fused group on the host). With a bool mask the first query sees no
+    # key: the safe softmax gives that row 0 (a plain one, NaN).
+    q, k, v = (torch.randn(2, 3, 21, 16) for _ in range(3))
+    keep = torch.rand(batch, 1, 21, 21) > 0.3
+    keep[:, :, :, 0] = True
+    if kind == "bool":
+        keep[:, :, 0, :] = False
+        mask = keep
+    else:
+        mask = torch.zeros(keep.shape).masked_fill(~keep, float("-inf"))
+    check(models.SDPA(), (q, k, v, mask), f"sdpa_mask[{kind},{batch}]")
+
+
 def test_token_embedding():
     idx = torch.randint(0, 100, (2, 16))
     check(models.TokenEmbedding(), (idx,), "token_embedding")

@@ -45,10 +45,17 @@ void strata::buildPreparePipeline(OpPassManager &pm) {
 // S2: windowed ops split into shifted terms, elementwise chains merged,
 // contractions made contiguous along their vector loop; the fusion groups
 // themselves are formed with the schedules' tiles in S4.
-void strata::buildGroupPipeline(OpPassManager &pm, const hw::Description &,
+void strata::buildGroupPipeline(OpPassManager &pm, const hw::Description &chip,
                                 const CoreOptions &options) {
+  // Booleans between ops become bytes where S4's groups take them in (the
+  // host's row-block groups); the lane-group and scratchpad-grid mappings
+  // have no integer row reductions and keep them as the plain ops they
+  // lower without a schedule.
+  bool widen = !usesHierarchyPipeline(chip) && !gridScratchpad(chip);
   std::string fuse =
-      options.fuse ? "strata-fuse-elementwise,canonicalize," : "";
+      options.fuse ? std::string("strata-fuse-elementwise,canonicalize,") +
+                         (widen ? "strata-widen-booleans,canonicalize," : "")
+                   : "";
   addPipeline(pm, "func.func(strata-decompose-windows{contractions=false}," +
                       fuse +
                       "strata-normalize-contractions,"

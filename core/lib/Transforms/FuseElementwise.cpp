@@ -9,12 +9,23 @@
 // keeps its multiply-add body, which the model packs and register-tiles; its
 // elementwise consumers fuse with it later, as epilogues, in S4.
 //
+// An op whose value is a function of the loop indices only (an arange, a
+// mask built from aranges) is cheaper to recompute in each consumer than to
+// read from memory: it fuses into every consumer, so a causal mask becomes
+// index arithmetic inside the scores' op and no mask tensor exists.
+// Unit dims next to reshapes are dropped first (a head count of 1), and
+// reshapes that merge loops (batch x heads) move past the elementwise ops and
+// reductions next to them: the reshapes PyTorch puts around its batched
+// products then cancel, and the ops between them (the scores' mask, softmax
+// and its tail) meet as plain producers and consumers.
+//
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace strata {
@@ -50,6 +61,15 @@ bool movesData(linalg::GenericOp op) {
          arg.getArgNumber() < op.getNumDpsInputs();
 }
 
+/// True when `op` reads no tensor: its value is a function of the loop
+/// indices (linalg.index) and constants.
+bool onlyIndices(linalg::GenericOp op) {
+  return op.getNumDpsInputs() == 0 &&
+         llvm::none_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+           return op.payloadUsesValueFromOperand(&init);
+         });
+}
+
 bool worthFusing(OpOperand *operand) {
   auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
   auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
@@ -57,14 +77,69 @@ bool worthFusing(OpOperand *operand) {
     return false;
   if (linalg::isaContractionOpInterface(consumer))
     return false;
-  return producer->hasOneUse() || movesData(producer);
+  return producer->hasOneUse() || movesData(producer) || onlyIndices(producer);
+}
+
+bool isReshape(Operation *op) {
+  return isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op);
+}
+
+/// Whether `op` reads a slice (through reshapes): the window terms of a
+/// pooling (strided slices) keep their shapes, which S4 tiles wrongly
+/// once reshaped.
+bool readsSlice(Operation *op) {
+  return llvm::any_of(op->getOperands(), [](Value v) {
+    Operation *def = v.getDefiningOp();
+    while (isReshape(def))
+      def = def->getOperand(0).getDefiningOp();
+    return isa_and_nonnull<tensor::ExtractSliceOp>(def);
+  });
+}
+
+/// Whether `op` reads a reshaped tensor or its result is reshaped.
+bool nextToReshape(linalg::GenericOp op) {
+  return llvm::any_of(op->getOperands(),
+                      [](Value v) { return isReshape(v.getDefiningOp()); }) ||
+         llvm::any_of(op->getUsers(), isReshape);
 }
 
 struct FuseElementwisePass
     : strata::impl::StrataFuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
+    // First named elementwise ops become generics, and the unit dims of
+    // generics next to a reshape go (a head count of 1 between the reshapes
+    // around a batched product; dropping them elsewhere would change the
+    // shapes that a plugin expects), so the reshapes that then meet cancel.
+    // Fusing in the same sweep left some producers next to consumers it had
+    // not revisited.
+    RewritePatternSet unitPatterns(&getContext());
+    unitPatterns.add<GeneralizeElementwise>(&getContext());
+    linalg::ControlDropUnitDims unitDims;
+    unitDims.controlFn = [](Operation *op) -> SmallVector<unsigned> {
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic || !nextToReshape(generic) || readsSlice(generic))
+        return {};
+      return llvm::to_vector(llvm::seq<unsigned>(0, generic.getNumLoops()));
+    };
+    linalg::populateFoldUnitExtentDimsPatterns(unitPatterns, unitDims);
+    // A reshape that merges or splits loops (batch x heads around a batched
+    // product) moves past the elementwise ops and reductions next to it,
+    // which then run on the merged loops, where every operand allows it.
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(
+        unitPatterns, [](OpOperand *operand) {
+          auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
+          if (!generic)
+            generic = operand->get().getDefiningOp<linalg::GenericOp>();
+          return generic && !linalg::isaContractionOpInterface(generic) &&
+                 !readsSlice(generic);
+        });
+    MLIRContext *ctx = &getContext();
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(unitPatterns, ctx);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(unitPatterns, ctx);
+    linalg::FillOp::getCanonicalizationPatterns(unitPatterns, ctx);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(unitPatterns))))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
-    patterns.add<GeneralizeElementwise>(&getContext());
     linalg::populateElementwiseOpsFusionPatterns(patterns, worthFusing);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

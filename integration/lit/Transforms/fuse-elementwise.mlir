@@ -80,3 +80,88 @@ func.func @scaled_matmul(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>, %c: tensor<
   %m = linalg.matmul ins(%s, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%c : tensor<8x4xf32>) -> tensor<8x4xf32>
   return %m : tensor<8x4xf32>
 }
+
+// A causal mask as PyTorch exports it: aranges of the query and key
+// indices, their difference compared with 0, selected into 0 / -inf and
+// added to the scores of one head (a unit dim, between the reshapes around
+// the batched product). An op that reads no tensor (an arange) is a
+// function of the loop indices and fuses into every consumer: the mask is
+// index arithmetic in the scores' op and no 6x5 mask tensor exists. The
+// unit dim is dropped and the reshapes around it cancel.
+// CHECK-LABEL: func.func @causal_mask
+// CHECK-NOT: tensor<6x5xi1>
+// CHECK-NOT: tensor.expand_shape
+// CHECK: %[[S:.*]] = linalg.generic
+// CHECK-SAME: ins(%arg0 : tensor<2x6x5xf32>)
+// CHECK-DAG: linalg.index 1
+// CHECK-DAG: linalg.index 2
+// CHECK: arith.cmpi sle
+// CHECK: arith.select
+// CHECK: arith.addf
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[S]] : tensor<2x6x5xf32>
+func.func @causal_mask(%scores: tensor<2x6x5xf32>) -> tensor<2x6x5xf32> {
+  %zero = arith.constant 0 : i64
+  %ninf = arith.constant 0xFF800000 : f32
+  %fzero = arith.constant 0.0 : f32
+  %e6 = tensor.empty() : tensor<6xi64>
+  %rows = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>], iterator_types = ["parallel"]} outs(%e6 : tensor<6xi64>) {
+  ^bb0(%o: i64):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i64
+    linalg.yield %c : i64
+  } -> tensor<6xi64>
+  %e5 = tensor.empty() : tensor<5xi64>
+  %cols = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>], iterator_types = ["parallel"]} outs(%e5 : tensor<5xi64>) {
+  ^bb0(%o: i64):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i64
+    linalg.yield %c : i64
+  } -> tensor<5xi64>
+  %em = tensor.empty() : tensor<6x5xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%cols, %rows : tensor<5xi64>, tensor<6xi64>) outs(%em : tensor<6x5xf32>) {
+  ^bb0(%c: i64, %r: i64, %o: f32):
+    %d = arith.subi %c, %r : i64
+    %keep = arith.cmpi sle, %d, %zero : i64
+    %v = arith.select %keep, %fzero, %ninf : f32
+    linalg.yield %v : f32
+  } -> tensor<6x5xf32>
+  %s4 = tensor.expand_shape %scores [[0], [1, 2], [3]] output_shape [2, 1, 6, 5] : tensor<2x6x5xf32> into tensor<2x1x6x5xf32>
+  %es = tensor.empty() : tensor<2x1x6x5xf32>
+  %masked = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s4, %mask : tensor<2x1x6x5xf32>, tensor<6x5xf32>) outs(%es : tensor<2x1x6x5xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %r = arith.addf %a, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x1x6x5xf32>
+  %out = tensor.collapse_shape %masked [[0], [1, 2], [3]] : tensor<2x1x6x5xf32> into tensor<2x6x5xf32>
+  return %out : tensor<2x6x5xf32>
+}
+
+// Batch and heads merged for the products (2 x 3 = 6): the scores' ops
+// between the reshapes run on the merged loop (the mask reads neither), so
+// the reshapes meet and cancel and the products' consumers are plain ops.
+// CHECK-LABEL: func.func @merged_heads
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[S:.*]] = linalg.generic
+// CHECK-SAME: ins(%arg0 : tensor<6x4x4xf32>) outs(%{{.*}} : tensor<6x4x4xf32>)
+// CHECK: linalg.index 1
+// CHECK: return %[[S]] : tensor<6x4x4xf32>
+func.func @merged_heads(%scores: tensor<6x4x4xf32>) -> tensor<6x4x4xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %s4 = tensor.expand_shape %scores [[0, 1], [2], [3]] output_shape [2, 3, 4, 4] : tensor<6x4x4xf32> into tensor<2x3x4x4xf32>
+  %e = tensor.empty() : tensor<2x3x4x4xf32>
+  %masked = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s4 : tensor<2x3x4x4xf32>) outs(%e : tensor<2x3x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %keep = arith.cmpi sle, %j, %i : index
+    %r = arith.select %keep, %a, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x4x4xf32>
+  %out = tensor.collapse_shape %masked [[0, 1], [2], [3]] : tensor<2x3x4x4xf32> into tensor<6x4x4xf32>
+  return %out : tensor<6x4x4xf32>
+}

@@ -269,7 +269,13 @@ def StrataFuseElementwise : Pass<"strata-fuse-elementwise"> {
     computed twice: it has no other user, or it only moves data (a
     broadcast, a transposition, a fill). Named elementwise ops become
     generics first. A contraction keeps its multiply-add body (its
-    elementwise consumers fuse later as epilogues).
+    elementwise consumers fuse later as epilogues). An op that reads no
+    tensor (an arange, a causal mask built from aranges) fuses into every
+    consumer: it is a function of the loop indices. Before fusing, the
+    unit dims of generics next to reshapes are dropped and reshapes move
+    past elementwise ops and reductions (not contractions, nor ops reading
+    slices), so the reshapes PyTorch puts around batched products (a head
+    count of 1, batch and heads merged) meet and cancel.
 
     ```mlir
     %d = linalg.generic ins(%x, %y) { subf }
@@ -281,6 +287,34 @@ def StrataFuseElementwise : Pass<"strata-fuse-elementwise"> {
     ```
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def StrataWidenBooleans : Pass<"strata-widen-booleans"> {
+  let summary = "Pass booleans between linalg ops as bytes";
+  let description = [{
+    A tensor of i1 made by one linalg op and read by others (a row's "all
+    scores are masked" flag in PyTorch's safe softmax) becomes a tensor of
+    i8: the producer yields `extui`, its readers `trunci` their argument.
+    Vector code over i1 memory has no portable layout, so the model leaves
+    i1 ops unscheduled and they would stay outside the fusion groups; as
+    bytes they are scheduled and fuse like any other op. A bitwise
+    reduction of the flag is made on bytes (`ori` of the i8 accumulator),
+    which vectorizes as a reduction. An i1 tensor no linalg op makes (a
+    bool mask argument) is extended to bytes once, by an op of its own.
+
+    ```mlir
+    %f = linalg.fill ins(%false : i1) outs(%e : tensor<8xi1>)
+    %r = linalg.generic ins(%s : tensor<8x16xf32>) outs(%f) { cmpf; ori }
+    %y = linalg.generic ins(%r, %p : tensor<8xi1>, ...) { select }
+    // ->
+    %f = linalg.fill ins(%c0_i8 : i8) outs(%e8 : tensor<8xi8>)
+    %r = linalg.generic ins(%s) outs(%f) { cmpf; extui; ori %out }
+    %y = linalg.generic ins(%r, %p : tensor<8xi8>, ...) { trunci; select }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

@@ -1,0 +1,133 @@
+// Causal scaled dot-product attention as PyTorch exports it:
+// F.scaled_dot_product_attention(q, k, v, is_causal=True) through
+// python/strata/torch, Q, K, V of 4 x 1 x 197 x 64 (batch, heads, tokens,
+// head dim; 197 tokens: no tile divides them). K arrives transposed. The
+// scores get a mask built from aranges (0 where key <= query, -inf
+// elsewhere, broadcast over batch and heads), then linalg.softmax and
+// PyTorch's safe-softmax tail (a row whose scores are all -inf gives 0).
+func.func @attention_causal(%q: tensor<4x1x197x64xf32>, %k_t: tensor<4x1x64x197xf32>, %v0: tensor<4x1x197x64xf32>) -> tensor<4x1x197x64xf32> {
+  %c = arith.constant 3.53553385e-01 : f32
+  %c1 = arith.constant true
+  %c2 = arith.constant 0 : i64
+  %c3 = arith.constant 1 : i64
+  %c4 = arith.constant 0xFF800000 : f32
+  %c5 = arith.constant 0.00000000e+00 : f32
+  %c6 = arith.constant false
+  %empty = tensor.empty() : tensor<4x1x197x64xf32>
+  %v1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : tensor<4x1x197x64xf32>) outs(%empty : tensor<4x1x197x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s0 = arith.mulf %in, %c : f32
+    linalg.yield %s0 : f32
+  } -> tensor<4x1x197x64xf32>
+  %empty1 = tensor.empty() : tensor<197x197xi1>
+  %fill = linalg.fill ins(%c1 : i1) outs(%empty1 : tensor<197x197xi1>) -> tensor<197x197xi1>
+  %empty2 = tensor.empty() : tensor<197xi64>
+  %arange = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%empty2 : tensor<197xi64>) {
+  ^bb0(%out1: i64):
+    %s1 = linalg.index 0 : index
+    %s2 = arith.index_cast %s1 : index to i64
+    %s3 = arith.muli %s2, %c3 : i64
+    %s4 = arith.addi %c2, %s3 : i64
+    linalg.yield %s4 : i64
+  } -> tensor<197xi64>
+  %empty3 = tensor.empty() : tensor<197xi64>
+  %arange1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%empty3 : tensor<197xi64>) {
+  ^bb0(%out2: i64):
+    %s5 = linalg.index 0 : index
+    %s6 = arith.index_cast %s5 : index to i64
+    %s7 = arith.muli %s6, %c3 : i64
+    %s8 = arith.addi %c2, %s7 : i64
+    linalg.yield %s8 : i64
+  } -> tensor<197xi64>
+  %empty4 = tensor.empty() : tensor<197x197xi64>
+  %v4 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%arange, %arange1 : tensor<197xi64>, tensor<197xi64>) outs(%empty4 : tensor<197x197xi64>) {
+  ^bb0(%in1: i64, %in2: i64, %out3: i64):
+    %s9 = arith.subi %in1, %in2 : i64
+    linalg.yield %s9 : i64
+  } -> tensor<197x197xi64>
+  %empty5 = tensor.empty() : tensor<197x197xi1>
+  %v5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v4 : tensor<197x197xi64>) outs(%empty5 : tensor<197x197xi1>) {
+  ^bb0(%in3: i64, %out4: i1):
+    %s10 = arith.cmpi sle, %in3, %c2 : i64
+    linalg.yield %s10 : i1
+  } -> tensor<197x197xi1>
+  %empty6 = tensor.empty() : tensor<197x197xi1>
+  %v6 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v5, %fill : tensor<197x197xi1>, tensor<197x197xi1>) outs(%empty6 : tensor<197x197xi1>) {
+  ^bb0(%in4: i1, %in5: i1, %out5: i1):
+    %s11 = arith.andi %in4, %in5 : i1
+    linalg.yield %s11 : i1
+  } -> tensor<197x197xi1>
+  %empty7 = tensor.empty() : tensor<f32>
+  %fill1 = linalg.fill ins(%c4 : f32) outs(%empty7 : tensor<f32>) -> tensor<f32>
+  %empty8 = tensor.empty() : tensor<f32>
+  %fill2 = linalg.fill ins(%c5 : f32) outs(%empty8 : tensor<f32>) -> tensor<f32>
+  %empty9 = tensor.empty() : tensor<197x197xf32>
+  %v7 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v6, %fill2, %fill1 : tensor<197x197xi1>, tensor<f32>, tensor<f32>) outs(%empty9 : tensor<197x197xf32>) {
+  ^bb0(%in6: i1, %in7: f32, %in8: f32, %out6: f32):
+    %s12 = arith.select %in6, %in7, %in8 : f32
+    linalg.yield %s12 : f32
+  } -> tensor<197x197xf32>
+  %empty10 = tensor.empty() : tensor<4x1x64x197xf32>
+  %v8 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%k_t : tensor<4x1x64x197xf32>) outs(%empty10 : tensor<4x1x64x197xf32>) {
+  ^bb0(%in9: f32, %out7: f32):
+    %s13 = arith.mulf %in9, %c : f32
+    linalg.yield %s13 : f32
+  } -> tensor<4x1x64x197xf32>
+  %v9 = tensor.collapse_shape %v1 [[0], [1, 2], [3]] : tensor<4x1x197x64xf32> into tensor<4x197x64xf32>
+  %v10 = tensor.collapse_shape %v8 [[0], [1, 2], [3]] : tensor<4x1x64x197xf32> into tensor<4x64x197xf32>
+  %empty11 = tensor.empty() : tensor<4x197x197xf32>
+  %fill3 = linalg.fill ins(%c5 : f32) outs(%empty11 : tensor<4x197x197xf32>) -> tensor<4x197x197xf32>
+  %mm = linalg.batch_matmul ins(%v9, %v10 : tensor<4x197x64xf32>, tensor<4x64x197xf32>) outs(%fill3 : tensor<4x197x197xf32>) -> tensor<4x197x197xf32>
+  %v11 = tensor.expand_shape %mm [[0], [1, 2], [3]] output_shape [4, 1, 197, 197] : tensor<4x197x197xf32> into tensor<4x1x197x197xf32>
+  %empty12 = tensor.empty() : tensor<4x1x197x197xf32>
+  %v12 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v11, %v7 : tensor<4x1x197x197xf32>, tensor<197x197xf32>) outs(%empty12 : tensor<4x1x197x197xf32>) {
+  ^bb0(%in10: f32, %in11: f32, %out8: f32):
+    %s14 = arith.addf %in10, %in11 : f32
+    linalg.yield %s14 : f32
+  } -> tensor<4x1x197x197xf32>
+  %empty13 = tensor.empty() : tensor<4x1x197x197xf32>
+  %softmax = linalg.softmax dimension(3) ins(%v12 : tensor<4x1x197x197xf32>) outs(%empty13 : tensor<4x1x197x197xf32>) -> tensor<4x1x197x197xf32>
+  %empty14 = tensor.empty() : tensor<4x1x197x197xi1>
+  %v13 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v12 : tensor<4x1x197x197xf32>) outs(%empty14 : tensor<4x1x197x197xi1>) {
+  ^bb0(%in12: f32, %out9: i1):
+    %s15 = arith.cmpf oeq, %in12, %c4 : f32
+    linalg.yield %s15 : i1
+  } -> tensor<4x1x197x197xi1>
+  %empty15 = tensor.empty() : tensor<4x1x197x197xi1>
+  %v14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v13 : tensor<4x1x197x197xi1>) outs(%empty15 : tensor<4x1x197x197xi1>) {
+  ^bb0(%in13: i1, %out10: i1):
+    %s16 = arith.xori %in13, %c1 : i1
+    linalg.yield %s16 : i1
+  } -> tensor<4x1x197x197xi1>
+  %empty16 = tensor.empty() : tensor<4x1x197xi1>
+  %fill4 = linalg.fill ins(%c6 : i1) outs(%empty16 : tensor<4x1x197xi1>) -> tensor<4x1x197xi1>
+  %red = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%v14 : tensor<4x1x197x197xi1>) outs(%fill4 : tensor<4x1x197xi1>) {
+  ^bb0(%in14: i1, %out11: i1):
+    %s17 = arith.ori %out11, %in14 : i1
+    linalg.yield %s17 : i1
+  } -> tensor<4x1x197xi1>
+  %v15 = tensor.expand_shape %red [[0], [1], [2, 3]] output_shape [4, 1, 197, 1] : tensor<4x1x197xi1> into tensor<4x1x197x1xi1>
+  %empty17 = tensor.empty() : tensor<4x1x197x1xi1>
+  %v16 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v15 : tensor<4x1x197x1xi1>) outs(%empty17 : tensor<4x1x197x1xi1>) {
+  ^bb0(%in15: i1, %out12: i1):
+    %s18 = arith.xori %in15, %c1 : i1
+    linalg.yield %s18 : i1
+  } -> tensor<4x1x197x1xi1>
+  %empty18 = tensor.empty() : tensor<4x1x197x197xf32>
+  %fill5 = linalg.fill ins(%c5 : f32) outs(%empty18 : tensor<4x1x197x197xf32>) -> tensor<4x1x197x197xf32>
+  %v17 = tensor.collapse_shape %v16 [[0], [1], [2, 3]] : tensor<4x1x197x1xi1> into tensor<4x1x197xi1>
+  %empty19 = tensor.empty() : tensor<4x1x197x197xf32>
+  %v18 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v17, %fill5, %softmax : tensor<4x1x197xi1>, tensor<4x1x197x197xf32>, tensor<4x1x197x197xf32>) outs(%empty19 : tensor<4x1x197x197xf32>) {
+  ^bb0(%in16: i1, %in17: f32, %in18: f32, %out13: f32):
+    %s19 = arith.select %in16, %in17, %in18 : f32
+    linalg.yield %s19 : f32
+  } -> tensor<4x1x197x197xf32>
+  %v19 = tensor.collapse_shape %v18 [[0], [1, 2], [3]] : tensor<4x1x197x197xf32> into tensor<4x197x197xf32>
+  %v20 = tensor.collapse_shape %v0 [[0], [1, 2], [3]] : tensor<4x1x197x64xf32> into tensor<4x197x64xf32>
+  %empty20 = tensor.empty() : tensor<4x197x64xf32>
+  %fill6 = linalg.fill ins(%c5 : f32) outs(%empty20 : tensor<4x197x64xf32>) -> tensor<4x197x64xf32>
+  %mm1 = linalg.batch_matmul ins(%v19, %v20 : tensor<4x197x197xf32>, tensor<4x197x64xf32>) outs(%fill6 : tensor<4x197x64xf32>) -> tensor<4x197x64xf32>
+  %v21 = tensor.expand_shape %mm1 [[0], [1, 2], [3]] output_shape [4, 1, 197, 64] : tensor<4x197x64xf32> into tensor<4x1x197x64xf32>
+  return %v21 : tensor<4x1x197x64xf32>
+}
+
