@@ -278,6 +278,8 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   int64_t kc = bigK, mc = roundUp(partExtent(m), mr),
           nc = roundUp(partExtent(n), nr);
   std::vector<std::pair<std::string, int64_t>> sized; // level -> loop
+  // The micro-panels of B and A one register tile walks in a k tile.
+  auto panelBytes = [&] { return kc * windowSize * (nr + mr) * eb; };
   // Innermost cache: a kc x nr panel of B, reused across the register tiles
   // along m, and the mr x kc panel of A streaming past it, in three quarters
   // of the level; the rest holds the accumulator tile's rows of C. A longer
@@ -287,7 +289,7 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
     int64_t fit =
         int64_t(caches[0].bytes * 3 / 4) / ((nr + mr) * eb) / windowSize;
     kc = exactTile(bigK, std::clamp<int64_t>(fit, 1, bigK));
-    s.footprints.push_back({caches[0].name, kc * windowSize * (nr + mr) * eb});
+    s.footprints.push_back({caches[0].name, panelBytes()});
     sized.push_back({caches[0].name, k});
   }
   // Next: the m x n output tile, which S4 pads and copies once per k tile,
@@ -330,11 +332,11 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
     // mr x nr / width multiply-adds, far below this level's bandwidth. A
     // 3x3, 64-channel convolution sweeps its output once instead of 8
     // times (on one core: 137-197 -> 202-222 GFLOP/s).
-    if (a->windowed() && caches.size() >= 1) {
+    if (a->windowed()) {
       int64_t fit = int64_t(budget) / (nc * windowSize);
       if (fit > kc) {
         kc = exactTile(bigK, std::min(fit, bigK));
-        s.footprints.front().second = kc * windowSize * (nr + mr) * eb;
+        s.footprints.front().second = panelBytes();
       }
     }
     s.footprints.push_back(

@@ -23,20 +23,13 @@ namespace strata {
 using namespace mlir;
 
 namespace {
-/// The ancestor of `op` in `block`, or null.
-Operation *ancestorIn(Block *block, Operation *op) {
-  while (op && op->getBlock() != block)
-    op = op->getParentOp();
-  return op;
-}
-
 /// Whether `v` and every view taken of it are used only before `end` in
 /// its block (their users' ancestors there), `end` itself excepted.
 bool usedOnlyBefore(Value v, Operation *end) {
   for (Operation *user : v.getUsers()) {
     if (user == end)
       continue;
-    Operation *top = ancestorIn(end->getBlock(), user);
+    Operation *top = end->getBlock()->findAncestorOpInBlock(*user);
     if (!top || !top->isBeforeInBlock(end))
       return false;
     if (isa<ViewLikeOpInterface>(user))
