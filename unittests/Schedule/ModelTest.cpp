@@ -93,10 +93,12 @@ MatmulPlan planMatmul(const hw::Description &chip, int64_t M, int64_t N,
   p.mr = p.block.rows;
   p.nr = p.block.vectors * width;
   p.parts = chip.totalUnits(u.level);
-  // The grid splits m (it has more register tiles than n in these tests),
-  // each part a whole number of register tiles.
+  // The grid splits m (it has more register tiles than n in these tests):
+  // equal parts when m divides evenly, else whole register tiles per part.
   EXPECT_GT(ceilDiv(M, p.mr), ceilDiv(N, p.nr));
-  p.gridM = roundUp(ceilDiv(M, p.parts), p.mr);
+  p.gridM = M % p.parts == 0 && M / p.parts >= p.mr
+                ? M / p.parts
+                : roundUp(ceilDiv(M, p.parts), p.mr);
   p.partM = p.parts > 1 ? p.gridM : M;
   p.partN = N;
   // L1 keeps a kc x nr panel of B and an mr x kc panel of A in three
@@ -175,13 +177,18 @@ void expectMatmulSchedule(const hw::Description &chip, const Schedule &s,
   EXPECT_EQ(p.nc % p.nr, 0);
   EXPECT_TRUE(p.nc == p.nr || (p.nc / p.nr) % 2 == 1) << p.nc;
 
-  // The grid: m over the instances of the vector unit's level, whole
-  // register tiles per instance, all of m covered.
+  // The grid: m over the instances of the vector unit's level, all of m
+  // covered; equal static parts when m divides evenly, else whole register
+  // tiles per instance, the smallest such tile.
   EXPECT_EQ(s.gridLevel, chip.vector->level);
   EXPECT_EQ(s.grid, (std::vector<int64_t>{p.gridM, 0, 0}));
-  EXPECT_EQ(s.grid[0] % p.mr, 0);
   EXPECT_GE(s.grid[0] * p.parts, M);
-  EXPECT_LT((s.grid[0] - p.mr) * p.parts, M); // the smallest such tile
+  if (M % p.parts == 0) {
+    EXPECT_EQ(s.grid[0] * p.parts, M);
+  } else {
+    EXPECT_EQ(s.grid[0] % p.mr, 0);
+    EXPECT_LT((s.grid[0] - p.mr) * p.parts, M);
+  }
 
   // What each level keeps fits the part the model sized it for.
   double l1Part = capacityPerUnit(chip, "l1") * 3 / 4;
@@ -290,19 +297,19 @@ TEST(ScheduleModel, MatmulAvx512) {
   ASSERT_TRUE(chip.vector.has_value());
   const int64_t M = 4096, N = 4096, K = 4096;
   // 16 f32 lanes, register block 6 x 4 vectors: mr 6, nr 64.
-  // 2 cores: m split 4096 / 2 = 2048 -> 2052 (342 tiles of 6); n whole.
+  // 2 cores: m split 4096 / 2 = 2048, equal parts; n whole.
   // l1 48 KiB per core: 36864 / ((64 + 6) * 4) = 131; the largest divisor
   //   of 4096 from 66 to 131: kc 128.
   // l2 1 MiB per core: budget 524288 / 4 = 131072 elements;
   //   side = -128 + sqrt(128^2 + 131072) = -128 + 384 = 256;
   //   n 4096 in 16 tiles of 256 -> 256, 4 register tiles: even, so 320;
   //   mc: (131072 - 128 * 320) / (320 + 128) = 90112 / 448 = 201 -> 198;
-  //   m 2052 in 11 tiles of 198 -> 187 -> 192.
+  //   m 2048 in 11 tiles of 198 -> 187 -> 192.
   //   Footprint (192 * 320 + 128 * (192 + 320)) * 4 = 507904 <= 524288.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 64);
-  EXPECT_EQ(p.gridM, 2052);
+  EXPECT_EQ(p.gridM, 2048);
   EXPECT_EQ(p.kcFit, 131);
   EXPECT_EQ(p.ncFit, 256);
   EXPECT_EQ(p.mcFit, 198);
@@ -333,12 +340,17 @@ TEST(ScheduleModel, GridSplitsTheLoopThatLeavesPartsLessToRead) {
   hw::Description chip = loadShipped("host-x86-avx512");
   Schedule wide = chooseSchedule(matmulNest(256, 1024, 4096), chip);
   EXPECT_EQ(wide.grid, (std::vector<int64_t>{0, 512, 0}));
-  // Square: as much to read either way; m (disjoint rows of A and C).
+  // Square: as much to read either way; m (disjoint rows of A and C), in
+  // equal parts: each part's extent is static.
   Schedule square = chooseSchedule(matmulNest(1024, 1024, 1024), chip);
-  EXPECT_EQ(square.grid, (std::vector<int64_t>{516, 0, 0}));
+  EXPECT_EQ(square.grid, (std::vector<int64_t>{512, 0, 0}));
+  // m that does not divide evenly: whole register tiles per part, the last
+  // part shorter.
+  Schedule odd = chooseSchedule(matmulNest(1023, 1024, 1024), chip);
+  EXPECT_EQ(odd.grid, (std::vector<int64_t>{516, 0, 0}));
   // A tall A and a narrow B: m.
   Schedule tall = chooseSchedule(matmulNest(4096, 64, 4096), chip);
-  EXPECT_EQ(tall.grid, (std::vector<int64_t>{2052, 0, 0}));
+  EXPECT_EQ(tall.grid, (std::vector<int64_t>{2048, 0, 0}));
   // n needs a register tile per part: 64 columns are one tile, so m.
   Schedule narrow = chooseSchedule(matmulNest(8, 64, 4096), chip);
   EXPECT_EQ(narrow.grid, (std::vector<int64_t>{6, 0, 0}));
@@ -349,19 +361,19 @@ TEST(ScheduleModel, MatmulAvx2) {
   ASSERT_TRUE(chip.vector.has_value());
   const int64_t M = 4096, N = 4096, K = 4096;
   // 8 f32 lanes, register block 6 x 2 vectors: mr 6, nr 16.
-  // 8 cores: m split 4096 / 8 = 512 -> 516; n whole.
+  // 8 cores: m split 4096 / 8 = 512, equal parts; n whole.
   // l1 32 KiB per core: 24576 / ((16 + 6) * 4) = 279; the largest divisor
   //   of 4096 from 140 to 279: kc 256.
   // l2 256 KiB per core: budget 131072 / 4 = 32768 elements;
   //   side = -256 + sqrt(256^2 + 32768) = -256 + 313.5 = 57 -> 48, 3
   //   register tiles: odd, kept;
   //   mc: (32768 - 256 * 48) / (48 + 256) = 20480 / 304 = 67 -> 66;
-  //   m 516 in 8 tiles of 66 -> 65 -> 66.
+  //   m 512 in 8 tiles of 66 -> 64 -> 66.
   //   Footprint (66 * 48 + 256 * (66 + 48)) * 4 = 129408 <= 131072.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 16);
-  EXPECT_EQ(p.gridM, 516);
+  EXPECT_EQ(p.gridM, 512);
   EXPECT_EQ(p.kcFit, 279);
   EXPECT_EQ(p.ncFit, 48);
   EXPECT_EQ(p.mcFit, 66);
@@ -376,15 +388,16 @@ TEST(ScheduleModel, SmallMatmulTilesAreClamped) {
   hw::Description chip = loadShipped("host-x86-avx512");
   const int64_t M = 100, N = 96, K = 40;
   // Register block 6 x 4 (N allows 6 vectors): mr 6, nr 64. m has 17
-  // register tiles, n 2: m split over 2 cores, 50 -> 54.
+  // register tiles, n 2: m split over 2 cores, 50 each (equal parts).
   // k = 40 is below the l1 fit (87): the k tile is the whole loop.
   // l2: side = -40 + sqrt(40^2 + 131072) = -40 + 364.2 = 324 -> 320,
   //   clamped to n rounded up to register tiles: 128;
-  //   mc: (131072 - 40 * 128) / (128 + 40) = 749 -> 744, clamped to 54.
+  //   mc: (131072 - 40 * 128) / (128 + 40) = 749 -> 744, clamped to 50
+  //   rounded up to register tiles, 54 (one tile covers the part).
   // Balance: k 40, m 54 and n 96 -> 128 in one tile each; 128 is 2
   //   register tiles, even, so nc 64.
   MatmulPlan p = planMatmul(chip, M, N, K);
-  EXPECT_EQ(p.gridM, 54);
+  EXPECT_EQ(p.gridM, 50);
   EXPECT_EQ(p.kcFit, K);
   EXPECT_EQ(p.ncFit, 128);
   EXPECT_EQ(p.mcFit, 54);
