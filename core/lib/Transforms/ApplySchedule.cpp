@@ -360,14 +360,32 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
                  s.vectorDim < int64_t(linalgCurrent.getNumLoops()) &&
                  linalgCurrent.getIteratorTypesArray()[s.vectorDim] ==
                      utils::IteratorType::reduction;
-  // Only for one row (a row of a fusion group): the partial results of
-  // several rows would be one register tile per row.
+  // One row at a time: the partial results of several rows would be one
+  // register tile per row. A block of rows (a row-wise group's block, the
+  // keys of an attention's query rows) is first split into single rows by
+  // a loop; without partial results, each register tile of a row would be
+  // folded into one scalar in order (a float sum may not be reassociated),
+  // one dependent add per element.
   SmallVector<int64_t> extents = linalgCurrent.getStaticLoopRanges();
   SmallVector<utils::IteratorType> types =
       linalgCurrent.getIteratorTypesArray();
+  bool oneRow = true;
   for (size_t d = 0; d < extents.size(); ++d)
     if (types[d] == utils::IteratorType::parallel && extents[d] != 1)
-      partial = false;
+      oneRow = false;
+  if (partial && !oneRow) {
+    SmallVector<int64_t> rowSizes(extents.size(), 0);
+    for (size_t d = 0; d < extents.size(); ++d)
+      if (types[d] == utils::IteratorType::parallel)
+        rowSizes[d] = 1;
+    FailureOr<Operation *> row = tile(rw, current, rowSizes, s.registerOrder,
+                                      scf::SCFTilingOptions::LoopType::ForOp);
+    if (failed(row))
+      return failure();
+    current = *row;
+    linalgCurrent = cast<linalg::LinalgOp>(current);
+    extents = linalgCurrent.getStaticLoopRanges();
+  }
   if (partial) {
     SmallVector<int64_t> partialSizes(extents.size(), 0);
     partialSizes[s.vectorDim] = registerSizes[s.vectorDim];

@@ -15,10 +15,16 @@
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c256 step %c128
 // Q*K^T for the block.
 // CHECK: vector.contract {{.*}} vector<1x6x1xf32>, vector<1x1x64xf32> into vector<1x6x64xf32>
-// The softmax of its rows.
-// CHECK: vector.multi_reduction <maxnumf>
+// The softmax of its rows, one row at a time: each row's maximum and sum
+// keep a register tile of partial results across the keys and fold it
+// once (not one ordered scalar add per key).
+// CHECK: arith.maxnumf %{{.*}}, %{{.*}} : vector<1x1x128xf32>
+// CHECK: scf.yield %{{.*}} : vector<1x1x128xf32>
+// CHECK: vector.multi_reduction <maxnumf>, %{{.*}}, %{{.*}} [2] : vector<1x1x128xf32> to vector<1x1xf32>
 // CHECK: math.exp
-// CHECK: vector.multi_reduction <add>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<1x1x128xf32>
+// CHECK: scf.yield %{{.*}} : vector<1x1x128xf32>
+// CHECK: vector.multi_reduction <add>, %{{.*}}, %{{.*}} [2] : vector<1x1x128xf32> to vector<1x1xf32>
 // CHECK: arith.divf
 // P*V for the block.
 // CHECK: scf.for %{{.*}} = %c0 to %c256 step %c1 iter_args(%{{.*}}) -> (vector<1x6x64xf32>)
