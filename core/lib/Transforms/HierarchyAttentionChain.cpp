@@ -231,7 +231,8 @@ static Term probsOp(linalg::LinalgOp op, Value e, Value prev, Value sum,
     AffineMap map = op.getMatchingIndexingMap(in);
     Term t = Term::Other;
     if (map.isIdentity())
-      t = v == e ? Term::E : (prev && v == prev) ? Term::Prev : Term::Other;
+      // P may have been written over E (the same buffer): it is P then.
+      t = (prev && v == prev) ? Term::Prev : v == e ? Term::E : Term::Other;
     else if (indexes(map, {0, 1}))
       t = v == sum                          ? Term::L
           : (reciprocal && v == reciprocal) ? Term::R
