@@ -8,17 +8,21 @@
 //                 P tile (input type), f32 running output, row state
 //     scf.forall (%g) in (groups)                      group level
 //       lanes: Q tile (zero past the queries), O = 0, max = -inf, sum = 0
-//       scf.for %kt in (key tiles)
+//       scf.for %kt in (key tiles; only those up to the block's last query
+//                        plus c where the mask hides keys past query + c)
 //         lanes: Kᵀ and V tiles (zero past the keys);            barrier
 //         group: its fragM rows of S = Q Kᵀ, vector.contract at the
 //                intrinsic's shape (strata.intrinsic), stored f32; barrier
 //         lanes, rowLanes per row, each a slice of the keys: the scale
-//                ops, the slice's maximum over the keys that exist; barrier
+//                ops (masks get the block's query and key indices), the
+//                slice's maximum over the keys that exist;         barrier
 //                m' = max(m, the slices' maxima), P = exp(S - m') (0 past
-//                the keys), the slice's sum of P, a = e^(m - m');  barrier
+//                the keys; 0 for m' while it is -inf), the slice's sum of
+//                P, a = e^(m - m');                                barrier
 //         group: its rows of P V, vector.contract, stored f32;   barrier
 //         lanes: O = O a + P V, l = l a + the slices' sums, m = m'
-//       barrier; lanes: out = O / l for the queries that exist
+//       barrier; lanes: out = O / l for the queries that exist (0 where
+//                m = -inf when the chain has PyTorch's safe-softmax flag)
 //
 // Without a matrix intrinsic (f32 inputs) the products too are computed by
 // the lanes, with multiply-adds from the scratchpad.
@@ -216,17 +220,24 @@ private:
     });
     return true;
   }
-  /// The scale ops on score `x` (f32), in the scores' type.
-  Value scaled(Value x) {
+  /// The scale ops on score `x` (f32) of batch `bh`, query and key (global
+  /// indices), in the scores' type. The ops' loops are S's dimensions
+  /// (batch, query, key): linalg.index reads those.
+  Value scaled(Value x, Value bh, Value query, Value key) {
     if (ch.scales.empty())
       return x;
     if (ch.scoreType != x.getType())
       x = arith::TruncFOp::create(b, ch.scoreType, x);
+    Value loops[3] = {bh, query, key};
     for (linalg::LinalgOp op : ch.scales) {
       IRMapping map;
       map.map(arg(op, 0), x);
-      for (Operation &inner : op.getBlock()->without_terminator())
-        b.clone(inner, map);
+      for (Operation &inner : op.getBlock()->without_terminator()) {
+        if (auto index = dyn_cast<linalg::IndexOp>(inner))
+          map.map(index.getResult(), loops[index.getDim()]);
+        else
+          b.clone(inner, map);
+      }
       x = map.lookupOrDefault(yielded(op));
     }
     if (x.getType() != b.getF32Type())
@@ -341,6 +352,23 @@ void AttentionEmitter::emit() {
   // Guards only where tiles do not divide the extents.
   bool partialQueries = sh.queries % bm != 0, partialKeys = sh.keys % bk != 0;
   float negInf = -std::numeric_limits<float>::infinity();
+  // Key-tile skipping. Where the mask makes every scaled score -inf whose
+  // key exceeds its query by more than c (Chain::keysMaskedAfter), the
+  // block of queries [q0, q0 + bm) needs only the keys [0, q0 + bm + c):
+  // the key loop runs to min(key tiles, ceildiv(max(q0 + bm + c, 0), bk)).
+  // The skipped keys would give P = 0; the in-kernel mask still applies to
+  // the tiles across the diagonal. A block can get no key at all (c < -bm
+  // for the first one): its rows keep m = -inf, l = 0, O = 0. Any c below
+  // -(queries + bm) gives no key to every block (clamped so that the index
+  // arithmetic cannot overflow); none where even the first block needs
+  // every tile. Blocks of later queries do more work; the grid keeps its
+  // order (query tiles ascending), so the longest blocks start last.
+  std::optional<int64_t> skipAfter;
+  if (ch.keysMaskedAfter) {
+    int64_t c = std::max(*ch.keysMaskedAfter, -(sh.queries + bm));
+    if ((std::max<int64_t>(bm + c, 0) + bk - 1) / bk < s.keyTiles)
+      skipAfter = c;
+  }
 
   auto kernel = k.forall(
       s.levels.block, {s.gridBatch, s.gridQueries}, [&](ValueRange ids) {
@@ -412,8 +440,15 @@ void AttentionEmitter::emit() {
           });
           gpu::BarrierOp::create(b);
 
-          auto loop =
-              scf::ForOp::create(b, k.idx(0), k.idx(s.keyTiles), k.idx(1));
+          Value keyTiles = k.idx(s.keyTiles);
+          if (skipAfter) {
+            Value last = arith::MaxSIOp::create(
+                b, k.add(q0, k.idx(bm + *skipAfter)), k.idx(0));
+            Value needed = arith::DivUIOp::create(b, k.add(last, k.idx(bk - 1)),
+                                                  k.idx(bk));
+            keyTiles = arith::MinUIOp::create(b, needed, keyTiles);
+          }
+          auto loop = scf::ForOp::create(b, k.idx(0), keyTiles, k.idx(1));
           {
             OpBuilder::InsertionGuard guard(b);
             b.setInsertionPointToStart(loop.getBody());
@@ -484,7 +519,8 @@ void AttentionEmitter::emit() {
             rowSlices([&](Value r, Value h, Value j0) {
               Value m = overSlice(j0, f32(negInf), [&](Value j, Value acc) {
                 Value x =
-                    scaled(memref::LoadOp::create(b, sTile, ValueRange{r, j}));
+                    scaled(memref::LoadOp::create(b, sTile, ValueRange{r, j}),
+                           bh, k.add(q0, r), k.add(key0, j));
                 if (Value in = valid(j))
                   x = arith::SelectOp::create(b, in, x, f32(negInf));
                 return arith::MaximumFOp::create(b, acc, x).getResult();
@@ -501,11 +537,20 @@ void AttentionEmitter::emit() {
                     b, m,
                     memref::LoadOp::create(
                         b, rows, ValueRange{k.add(rPartMax, k.idx(x)), r}));
+              // FlashAttention's convention: while the row's maximum is
+              // -inf (every key so far masked), e^(s - 0) = 0 for those
+              // keys instead of e^(-inf + inf) = NaN.
+              Value shift = arith::SelectOp::create(
+                  b,
+                  arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, m,
+                                        f32(negInf)),
+                  f32(0), m);
               Value sum = overSlice(j0, f32(0), [&](Value j, Value acc) {
                 Value x =
-                    scaled(memref::LoadOp::create(b, sTile, ValueRange{r, j}));
+                    scaled(memref::LoadOp::create(b, sTile, ValueRange{r, j}),
+                           bh, k.add(q0, r), k.add(key0, j));
                 Value p =
-                    math::ExpOp::create(b, arith::SubFOp::create(b, x, m));
+                    math::ExpOp::create(b, arith::SubFOp::create(b, x, shift));
                 if (Value in = valid(j))
                   p = arith::SelectOp::create(b, in, p, f32(0));
                 Value stored = p.getType() == elem
@@ -583,6 +628,15 @@ void AttentionEmitter::emit() {
               Value o = memref::LoadOp::create(b, oTile, ValueRange{r, c});
               Value l = memref::LoadOp::create(b, rows, ValueRange{rSum, r});
               Value v = arith::DivFOp::create(b, o, l);
+              // PyTorch's safe softmax: 0 on rows with no score but -inf
+              // (m stayed -inf). Without the flag a row with no key is
+              // 0 / 0, as the separate ops give it.
+              if (ch.flag) {
+                Value m = memref::LoadOp::create(b, rows, ValueRange{rMax, r});
+                Value some = arith::CmpFOp::create(b, arith::CmpFPredicate::UNE,
+                                                   m, f32(negInf));
+                v = arith::SelectOp::create(b, some, v, f32(0));
+              }
               if (outElem != f32t)
                 v = arith::TruncFOp::create(b, outElem, v);
               storeOutput(bh, query, c, v);

@@ -4,11 +4,13 @@
 // export it (after strata-decompose-aggregates has split the softmax):
 //
 //   [Kᵀ = transpose(K)]
-//   S = 0; S += Q Kᵀ                  batched contraction, one batch loop
-//   S = scale(S)                      elementwise ops on the scores (any
-//   number) M = max_keys(S); E = exp(S - M)   the decomposed softmax over the
-//   keys L = sum_keys(E); P = E * (1 / L)  (or E / L) O = 0; O += P V batched
-//   contraction
+//   S = 0; S += Q Kᵀ          batched contraction, one batch loop
+//   S = scale(S)              elementwise ops on the scores (any number;
+//                             they may read the loop indices: masks)
+//   M = max_keys(S); E = exp(S - M); L = sum_keys(E)
+//   P = E * (1 / L) or E / L  [zero on rows whose scores are all -inf:
+//                             PyTorch's safe softmax, a row flag]
+//   O = 0; O += P V           batched contraction
 //
 // and maps each such chain to one kernel of the description's levels with
 // an online softmax (HierarchyAttentionModel.h): no buffer of queries x keys.

@@ -2,13 +2,18 @@
 //
 // Matching of HierarchyAttentionChain.h: from a batched contraction, the ops
 // that follow it in its block must be, in order, elementwise ops of the
-// scores alone (the scale), the softmax as strata-decompose-aggregates
-// writes it, and the second batched contraction, with allocations,
-// deallocations and fills in between; every intermediate buffer must be a
-// temporary only the chain uses.
+// scores alone (the scale; they may read the loop indices: masks), the
+// softmax as strata-decompose-aggregates writes it, and the second batched
+// contraction, with allocations, deallocations, fills and reshaping views
+// in between; every intermediate buffer must be a temporary only the chain
+// uses (an allocation or a view of one). PyTorch's safe softmax adds a row
+// flag (some scaled score is not -inf), anywhere after the scale, and
+// zeroes P where it is false, in P's op or in one more op after it; the
+// chain is matched by what each op computes, not by the number of ops.
 //
 //===----------------------------------------------------------------------===//
 #include "HierarchyAttentionChain.h"
+#include "AttentionMask.h"
 #include "HierarchyContraction.h"
 #include "HierarchyKernel.h"
 
@@ -124,6 +129,153 @@ static bool withRows(linalg::LinalgOp op, Value scores, Value rows) {
          indexes(op.getMatchingIndexingMap(op.getDpsInputOperand(1)), {0, 1});
 }
 
+/// Whether `v` is `x != -inf` (cmpf une or one, or the negation of oeq or
+/// ueq by xori with true) in a body.
+static bool notNegInf(Value v, Value x, bool negated = false) {
+  if (auto xo = v.getDefiningOp<arith::XOrIOp>()) {
+    for (int i = 0; i < 2; ++i)
+      if (matchPattern(xo->getOperand(1 - i), m_One()))
+        return notNegInf(xo->getOperand(i), x, !negated);
+    return false;
+  }
+  auto cmp = v.getDefiningOp<arith::CmpFOp>();
+  if (!cmp)
+    return false;
+  Value other = cmp.getLhs() == x   ? cmp.getRhs()
+                : cmp.getRhs() == x ? cmp.getLhs()
+                                    : Value();
+  FloatAttr::ValueType f(0.0);
+  if (!other || !matchPattern(other, m_ConstantFloat(&f)) || !f.isInfinity() ||
+      !f.isNegative())
+    return false;
+  arith::CmpFPredicate p = cmp.getPredicate();
+  if (negated)
+    return p == arith::CmpFPredicate::OEQ || p == arith::CmpFPredicate::UEQ;
+  return p == arith::CmpFPredicate::UNE || p == arith::CmpFPredicate::ONE;
+}
+
+/// PyTorch's row flag: S (identity) into an i1 R[batch, row], body
+/// `out or (in != -inf)`.
+static bool rowFlag(linalg::LinalgOp op, Value scores) {
+  if (!isa<linalg::GenericOp>(op) || !loopsAre(op, 3, true) ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getDpsInputOperand(0)->get() != scores ||
+      !isIdentity(op, op.getDpsInputOperand(0)) ||
+      !indexes(op.getMatchingIndexingMap(op.getDpsInitOperand(0)), {0, 1}) ||
+      !getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType())
+           .isInteger(1))
+    return false;
+  Value y = yielded(op);
+  auto orOp = y ? y.getDefiningOp<arith::OrIOp>() : nullptr;
+  if (!orOp)
+    return false;
+  Value other = orOp.getLhs() == arg(op, 1)   ? orOp.getRhs()
+                : orOp.getRhs() == arg(op, 1) ? orOp.getLhs()
+                                              : Value();
+  return other && notNegInf(other, arg(op, 0));
+}
+
+namespace {
+/// What a value of a P op's body is: E, L, 1 / L, the row flag or its
+/// negation, zero, the P of an earlier op (Prev), P = E / L or E * (1 / L),
+/// or P zeroed where the flag is false.
+enum class Term { Other, E, L, R, Flag, NotFlag, Zero, Prev, P, FlaggedP };
+} // namespace
+
+static Term term(Value v, ArrayRef<Term> args, Block *body) {
+  if (auto a = dyn_cast<BlockArgument>(v))
+    return a.getOwner() == body && a.getArgNumber() < args.size()
+               ? args[a.getArgNumber()]
+               : Term::Other;
+  if (matchPattern(v, m_AnyZeroFloat()))
+    return Term::Zero;
+  Operation *op = v.getDefiningOp();
+  if (!op || op->getBlock() != body)
+    return Term::Other;
+  auto t = [&](unsigned i) { return term(op->getOperand(i), args, body); };
+  if (isa<arith::XOrIOp>(op)) {
+    for (int i = 0; i < 2; ++i)
+      if (matchPattern(op->getOperand(1 - i), m_One()))
+        return t(i) == Term::Flag      ? Term::NotFlag
+               : t(i) == Term::NotFlag ? Term::Flag
+                                       : Term::Other;
+    return Term::Other;
+  }
+  if (isa<arith::MulFOp>(op))
+    return (t(0) == Term::E && t(1) == Term::R) ||
+                   (t(0) == Term::R && t(1) == Term::E)
+               ? Term::P
+               : Term::Other;
+  if (isa<arith::DivFOp>(op))
+    return t(0) == Term::E && t(1) == Term::L ? Term::P : Term::Other;
+  if (isa<arith::SelectOp>(op)) {
+    Term c = t(0), x = t(1), y = t(2);
+    auto isP = [](Term p) { return p == Term::P || p == Term::Prev; };
+    if ((c == Term::Flag && isP(x) && y == Term::Zero) ||
+        (c == Term::NotFlag && x == Term::Zero && isP(y)))
+      return Term::FlaggedP;
+  }
+  return Term::Other;
+}
+
+/// What the elementwise `op` writes, as a Term, when its inputs are E or
+/// `prev` (identity) and L, 1 / L or the flag (rows [batch, row]).
+static Term probsOp(linalg::LinalgOp op, Value e, Value prev, Value sum,
+                    Value reciprocal, Value flag) {
+  if (!isa<linalg::GenericOp>(op) || !loopsAre(op, 3, false) ||
+      op.getNumDpsInits() != 1 || !isIdentity(op, op.getDpsInitOperand(0)))
+    return Term::Other;
+  SmallVector<Term> args;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    Value v = in->get();
+    AffineMap map = op.getMatchingIndexingMap(in);
+    Term t = Term::Other;
+    if (map.isIdentity())
+      // P may have been written over E (the same buffer): it is P then.
+      t = (prev && v == prev) ? Term::Prev : v == e ? Term::E : Term::Other;
+    else if (indexes(map, {0, 1}))
+      t = v == sum                          ? Term::L
+          : (reciprocal && v == reciprocal) ? Term::R
+          : (flag && v == flag)             ? Term::Flag
+                                            : Term::Other;
+    if (t == Term::Other)
+      return Term::Other;
+    args.push_back(t);
+  }
+  Value y = yielded(op);
+  return y ? term(y, args, op.getBlock()) : Term::Other;
+}
+
+/// The allocation `v` is, or is a collapse or expand shape view of; null
+/// when it is neither.
+static Value allocationOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto c = dyn_cast<memref::CollapseShapeOp>(def))
+      v = c.getSrc();
+    else if (auto e = dyn_cast<memref::ExpandShapeOp>(def))
+      v = e.getSrc();
+    else
+      break;
+  }
+  return v.getDefiningOp<memref::AllocOp>() ? v : Value();
+}
+
+/// Whether only `ops`, deallocations and collapse or expand shape views
+/// (whose users count too) use the allocation `root`.
+static bool onlyUsedBy(Value root, ArrayRef<Operation *> ops) {
+  SmallVector<Value> work = {root};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(user))
+        work.push_back(user->getResult(0));
+      else if (!isa<memref::DeallocOp>(user) && !llvm::is_contained(ops, user))
+        return false;
+    }
+  }
+  return true;
+}
+
 /// The zero fill of `buffer` right before `op` in its block, if any.
 static linalg::FillOp zeroFillBefore(Operation *op, Value buffer) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
@@ -153,18 +305,34 @@ FailureOr<Chain> hierarchy::matchChain(linalg::LinalgOp qkOp) {
   ch.ops = {ch.qkFill, qkOp};
   // The ops after the product, in order; allocations, deallocations and
   // fills in between are passed over (fills are checked where used).
+  // Views (collapse and expand shape) are passed over too: PyTorch's row
+  // buffers are views of [batch, 1, row] allocations.
   SmallVector<linalg::FillOp> fills;
   Operation *next = qkOp->getNextNode();
+  // The scaled scores, once the scale is matched, and whether a later op of
+  // the chain wrote their buffer (the flag must read them, not what
+  // bufferization put in their place).
+  Value masked;
+  bool maskedWritten = false;
   auto nextLinalg = [&]() -> linalg::LinalgOp {
     for (; next; next = next->getNextNode()) {
-      if (isa<memref::AllocOp, memref::DeallocOp>(next))
+      if (isa<memref::AllocOp, memref::DeallocOp, memref::CollapseShapeOp,
+              memref::ExpandShapeOp>(next))
         continue;
       if (auto fill = dyn_cast<linalg::FillOp>(next)) {
         fills.push_back(fill);
         continue;
       }
       auto op = dyn_cast<linalg::LinalgOp>(next);
+      // The row flag, wherever it comes after the scale.
+      if (op && masked && !maskedWritten && !ch.flag && rowFlag(op, masked)) {
+        ch.flag = op;
+        continue;
+      }
       next = next ? next->getNextNode() : nullptr;
+      if (op && masked && op.getNumDpsInits() == 1 &&
+          op.getDpsInitOperand(0)->get() == masked)
+        maskedWritten = true;
       return op;
     }
     return nullptr;
@@ -176,25 +344,34 @@ FailureOr<Chain> hierarchy::matchChain(linalg::LinalgOp qkOp) {
     return nullptr;
   };
   linalg::LinalgOp op = nextLinalg();
-  // Elementwise ops of the scores alone (the scale).
+  // Elementwise ops of the scores alone (the scale); they may read the loop
+  // indices (batch, query, key: S's dimensions), which the kernel gives them.
   while (op && isa<linalg::GenericOp>(op) && loopsAre(op, 3, false) &&
          op.getNumDpsInputs() == 1 && op.getNumDpsInits() == 1 &&
          op.getDpsInputOperand(0)->get() == cur &&
          isIdentity(op, op.getDpsInputOperand(0)) &&
          isIdentity(op, op.getDpsInitOperand(0)) && arg(op, 1).use_empty() &&
-         yielded(op) && op.getBlock()->getOps<linalg::IndexOp>().empty()) {
+         yielded(op)) {
     ch.scales.push_back(op);
     ch.ops.push_back(op);
     cur = op.getDpsInitOperand(0)->get();
     ch.temporaries.push_back(cur);
     op = nextLinalg();
   }
-  // M = max over the keys.
+  masked = cur;
+  if (op && rowFlag(op, masked)) {
+    ch.flag = op;
+    op = nextLinalg();
+  }
+  // M = max over the keys, from -inf or NaN (the identity of maxnumf).
   if (!op || !rowReduction<arith::MaxNumFOp, arith::MaximumFOp>(op, cur))
     return failure();
   Value rowMax = op.getDpsInitOperand(0)->get();
   linalg::FillOp maxFill = fillOf(rowMax);
-  if (!maxFill)
+  FloatAttr::ValueType maxInit(0.0);
+  if (!maxFill ||
+      !matchPattern(maxFill.getInputs()[0], m_ConstantFloat(&maxInit)) ||
+      !(maxInit.isNaN() || (maxInit.isInfinity() && maxInit.isNegative())))
     return failure();
   ch.ops.append({maxFill, op});
   ch.temporaries.push_back(rowMax);
@@ -212,6 +389,7 @@ FailureOr<Chain> hierarchy::matchChain(linalg::LinalgOp qkOp) {
       return failure();
   }
   ch.ops.push_back(op);
+  Operation *expOp = op;
   cur = op.getDpsInitOperand(0)->get();
   ch.temporaries.push_back(cur);
   // L = sum over the keys, from zero.
@@ -220,16 +398,19 @@ FailureOr<Chain> hierarchy::matchChain(linalg::LinalgOp qkOp) {
     return failure();
   Value rowSum = op.getDpsInitOperand(0)->get();
   linalg::FillOp sumFill = fillOf(rowSum);
-  if (!sumFill || !matchPattern(sumFill.getInputs()[0], m_AnyZeroFloat()))
+  // Where L reuses M's buffer, its fill comes after E read M.
+  if (!sumFill || !matchPattern(sumFill.getInputs()[0], m_AnyZeroFloat()) ||
+      (allocationOf(rowSum) == allocationOf(rowMax) &&
+       !expOp->isBeforeInBlock(sumFill)))
     return failure();
   ch.ops.append({sumFill, op});
   ch.temporaries.push_back(rowSum);
-  // P = E * (1 / L) or E / L.
+  // P = E * (1 / L) or E / L (1 / L in an op of its own before), with the
+  // flag zero where it is false: in P's op or in a second op,
+  // select(flag, P, 0).
   op = nextLinalg();
-  if (!op)
-    return failure();
-  Value divisor = rowSum;
-  if (isa<linalg::GenericOp>(op) && loopsAre(op, 2, false) &&
+  Value divisor;
+  if (op && isa<linalg::GenericOp>(op) && loopsAre(op, 2, false) &&
       op.getNumDpsInputs() == 1 && op.getNumDpsInits() == 1 &&
       op.getDpsInputOperand(0)->get() == rowSum &&
       isIdentity(op, op.getDpsInputOperand(0)) &&
@@ -243,28 +424,28 @@ FailureOr<Chain> hierarchy::matchChain(linalg::LinalgOp qkOp) {
     divisor = op.getDpsInitOperand(0)->get();
     ch.temporaries.push_back(divisor);
     op = nextLinalg();
-    if (!op || !withRows(op, cur, divisor))
-      return failure();
-    SmallVector<Operation *> mul = bodyOps(op);
-    auto m = mul.size() == 1 ? dyn_cast<arith::MulFOp>(mul[0]) : nullptr;
-    if (!m || yielded(op) != m ||
-        !((m.getLhs() == arg(op, 0) && m.getRhs() == arg(op, 1)) ||
-          (m.getLhs() == arg(op, 1) && m.getRhs() == arg(op, 0))))
-      return failure();
-  } else {
-    if (!withRows(op, cur, rowSum))
-      return failure();
-    SmallVector<Operation *> ops = bodyOps(op);
-    auto div = ops.size() == 1 ? dyn_cast<arith::DivFOp>(ops[0]) : nullptr;
-    if (!div || yielded(op) != div || div.getLhs() != arg(op, 0) ||
-        div.getRhs() != arg(op, 1))
-      return failure();
   }
-  ch.ops.push_back(op);
-  cur = op.getDpsInitOperand(0)->get();
-  ch.temporaries.push_back(cur);
-  // O = 0; O += P V.
-  op = nextLinalg();
+  Value e = cur, probs;
+  Term probsTerm = Term::Other;
+  while (op) {
+    Value flag = ch.flag ? ch.flag.getDpsInitOperand(0)->get() : Value();
+    Term t = probsOp(op, e, probs, rowSum, divisor, flag);
+    // P once, then at most the flag's select on it.
+    if (!(t == Term::P && !probs) &&
+        !(t == Term::FlaggedP && probsTerm != Term::FlaggedP))
+      break;
+    probsTerm = t;
+    ch.ops.push_back(op);
+    probs = op.getDpsInitOperand(0)->get();
+    ch.temporaries.push_back(probs);
+    op = nextLinalg();
+  }
+  // With the flag, P is zero where it is false; without, the flag's
+  // reduction would have been matched as P's input only.
+  if (!probs || (probsTerm == Term::FlaggedP) != bool(ch.flag))
+    return failure();
+  cur = probs;
+  // O = 0; O += P V (the op after P's).
   FailureOr<Batched> pv = matchBatched(op);
   if (failed(pv) || pv->a->get() != cur)
     return failure();
@@ -273,6 +454,17 @@ FailureOr<Chain> hierarchy::matchChain(linalg::LinalgOp qkOp) {
   if (!ch.pvFill || !matchPattern(ch.pvFill.getInputs()[0], m_AnyZeroFloat()))
     return failure();
   ch.ops.append({ch.pvFill, op});
+  Value flagRows;
+  if (ch.flag) {
+    // The flag from false.
+    flagRows = ch.flag.getDpsInitOperand(0)->get();
+    linalg::FillOp flagFill = fillOf(flagRows);
+    if (!flagFill || !matchPattern(flagFill.getInputs()[0], m_Zero()) ||
+        !flagFill->isBeforeInBlock(ch.flag))
+      return failure();
+    ch.ops.append({flagFill, ch.flag});
+    ch.temporaries.push_back(flagRows);
+  }
   // Extents and types.
   if (pv->extentBatch != qk->extentBatch || pv->extentM != qk->extentM ||
       pv->extentK != qk->extentN)
@@ -284,49 +476,60 @@ FailureOr<Chain> hierarchy::matchChain(linalg::LinalgOp qkOp) {
       getElementTypeOrSelf(cur.getType()) != ch.inputType ||
       !getElementTypeOrSelf(pv->c->get().getType()).isFloat())
     return failure();
-  // Kᵀ written by a transpose (a copy through a permutation) of K.
+  // Kᵀ written by a transpose (a copy through a permutation) of K: the
+  // chain's only writer of that allocation, before the product. Any other
+  // writer (K scaled, as PyTorch may export it) means there is no
+  // transpose here: the kernel reads Kᵀ as an input like Q, the writer
+  // stays a kernel of its own, and makeRoomAtSecondProduct checks that
+  // nothing between the first and the second product touches it.
   Value keys = qk->b->get();
   if (keys.getDefiningOp<memref::AllocOp>()) {
+    linalg::LinalgOp writer;
+    bool single = true;
     for (Operation *user : keys.getUsers()) {
       auto t = dyn_cast<linalg::LinalgOp>(user);
       if (!t || t == qkOp || t.getNumDpsInits() != 1 ||
           t.getDpsInitOperand(0)->get() != keys)
         continue;
-      if (t->getBlock() != qkOp->getBlock() || !t->isBeforeInBlock(qkOp) ||
-          !allParallel(t) || t.getNumDpsInputs() != 1 ||
-          !t.getMatchingIndexingMap(t.getDpsInitOperand(0)).isPermutation() ||
-          !t.getMatchingIndexingMap(t.getDpsInputOperand(0))
-               .isProjectedPermutation() ||
-          yielded(t) != arg(t, 0) ||
-          getElementTypeOrSelf(t.getDpsInputOperand(0)->get().getType()) !=
-              ch.inputType)
-        return failure();
-      ch.transpose = t;
+      single = !writer;
+      writer = t;
     }
-    if (ch.transpose) {
+    linalg::LinalgOp t = writer;
+    if (t && single && t->getBlock() == qkOp->getBlock() &&
+        t->isBeforeInBlock(qkOp) && allParallel(t) &&
+        t.getNumDpsInputs() == 1 &&
+        t.getMatchingIndexingMap(t.getDpsInitOperand(0)).isPermutation() &&
+        t.getMatchingIndexingMap(t.getDpsInputOperand(0))
+            .isProjectedPermutation() &&
+        yielded(t) == arg(t, 0) &&
+        getElementTypeOrSelf(t.getDpsInputOperand(0)->get().getType()) ==
+            ch.inputType) {
+      ch.transpose = t;
       ch.ops.insert(ch.ops.begin(), ch.transpose);
       ch.temporaries.push_back(keys);
     }
   }
   if (getElementTypeOrSelf(keys.getType()) != ch.inputType)
     return failure();
-  // Every temporary is an allocation only the chain uses.
+  // Every temporary is an allocation (or a view of one) only the chain
+  // uses.
   for (Value t : ch.temporaries) {
-    if (!t.getDefiningOp<memref::AllocOp>())
+    Value root = allocationOf(t);
+    if (!root || !onlyUsedBy(root, ch.ops))
       return failure();
-    for (Operation *user : t.getUsers())
-      if (!isa<memref::DeallocOp>(user) && !llvm::is_contained(ch.ops, user))
-        return failure();
   }
-  for (Value t : {rowMax, rowSum, divisor})
-    for (Operation *user : t.getUsers())
-      if (auto f = dyn_cast<linalg::FillOp>(user))
-        if (!llvm::is_contained(ch.ops, user))
-          return failure();
-  // Q, K, V and the output are not the chain's temporaries.
-  for (Value v : {qk->a->get(), pv->b->get(), pv->c->get()})
-    if (llvm::is_contained(ch.temporaries, v))
-      return failure();
+  // Q, K (without a transpose), V and the output are not the chain's
+  // temporaries.
+  SmallVector<Value> inputs = {qk->a->get(), pv->b->get(), pv->c->get()};
+  if (!ch.transpose)
+    inputs.push_back(keys);
+  for (Value v : inputs)
+    for (Value t : ch.temporaries)
+      if (v == t || (allocationOf(v) && allocationOf(v) == allocationOf(t)))
+        return failure();
+  // Where the mask hides the keys after the queries (AttentionMask.h): the
+  // scale ops' loops are S's dimensions (batch, query, key).
+  ch.keysMaskedAfter = keysAfterQueryMasked(ch.scales, 1, 2);
   ch.shape.batch = qk->extentBatch;
   ch.shape.queries = qk->extentM;
   ch.shape.keys = qk->extentN;

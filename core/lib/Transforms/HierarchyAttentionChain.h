@@ -28,7 +28,12 @@ struct Chain {
   mlir::linalg::LinalgOp transpose; // writes QK's B operand from K, or null
   mlir::linalg::FillOp qkFill, pvFill;
   llvm::SmallVector<mlir::linalg::LinalgOp>
-      scales; // on the scores before the softmax
+      scales; // on the scores before the softmax (may read the loop indices)
+  /// The row flag of PyTorch's safe softmax: whether some scaled score of
+  /// the row is not -inf; P is zero on rows where it is false. Or null.
+  mlir::linalg::LinalgOp flag;
+  /// c with every scaled score -inf where key - query > c (AttentionMask.h).
+  std::optional<int64_t> keysMaskedAfter;
   llvm::SmallVector<mlir::Operation *>
       ops; // the chain's ops, erased once mapped
   llvm::SmallVector<mlir::Value> temporaries; // buffers only the chain uses
@@ -45,10 +50,11 @@ mlir::FailureOr<Chain> matchChain(mlir::linalg::LinalgOp qk);
 
 /// The kernel replaces the chain at the second product, so it reads K later
 /// than the transpose (or the first product) did, Q later than the first
-/// product did. Safe when nothing but the chain uses those buffers (or the
-/// output) in between, except deallocations, which move after the second
-/// product, and when the output is not a buffer other blocks read; false,
-/// changing nothing, otherwise.
+/// product did (K without a transpose, written by some op before the chain,
+/// is no different: only what comes between matters). Safe when nothing but the
+/// chain uses those buffers (or the output) in between, except deallocations,
+/// which move after the second product, and when the output is not a buffer
+/// other blocks read; false, changing nothing, otherwise.
 bool makeRoomAtSecondProduct(Chain &ch);
 
 /// The value `op`'s body yields (null unless exactly one).

@@ -2,7 +2,7 @@
 """Runs the mapped IR of a fused attention kernel on the host and compares
 its result with a reference computed here.
 
-  attention-emulate.py CASE TARGET WORKDIR [--scale-q]
+  attention-emulate.py CASE TARGET WORKDIR [--scale-q] [--mask-offset=C]
 
 CASE is a gpu_bench.py attention case (attn_TYPE_BxHxSxD). The case is
 compiled with `strata-compile --emit=mlir` for TARGET; the mapped IR (one
@@ -18,6 +18,12 @@ computed in double precision from the same inputs (the scores rounded to the
 inputs' type before the scale, as the input program does). With --scale-q
 the program scales Q instead of the scores (as JAX exports it): Q scaled is
 a temporary, which bufferization places in the output's buffer.
+
+Causal cases (attn_..._causal) keep the scores with key - query <= C (C = 0
+unless --mask-offset says otherwise: the constant of the program's mask is
+edited) and, as PyTorch's safe softmax, give 0 on rows that keep no key
+(C < 0 makes the first queries such rows; those must be exactly 0). The
+mapped IR must bound the key loop by the mask (key tiles skipped).
 """
 import math
 import os
@@ -112,13 +118,24 @@ def scale_q_first(program, t, n, s, d):
 def main():
     case, target, work = sys.argv[1], sys.argv[2], sys.argv[3]
     scale_q = "--scale-q" in sys.argv
+    causal = gpu_bench.is_causal(case)
+    offset = 0
+    for a in sys.argv[4:]:
+        if a.startswith("--mask-offset="):
+            offset = int(a.split("=", 1)[1])
     t, b, h, s, d = gpu_bench.parse_attention(case)
     n = b * h
     os.makedirs(work, exist_ok=True)
-    src = os.path.join(work, case + (".q" if scale_q else "") + ".mlir")
+    stem = case + (".q" if scale_q else "") + (".m%d" % offset if offset else "")
+    src = os.path.join(work, stem + ".mlir")
     program = gpu_bench.mlir(case)
     if scale_q:
         program = scale_q_first(program, t, n, s, d)
+    if offset:
+        # The mask keeps key - query <= %z64.
+        mask = "  %z64 = arith.constant 0 : i64"
+        assert causal and mask in program
+        program = program.replace(mask, "  %%z64 = arith.constant %d : i64" % offset)
     with open(src, "w") as f:
         f.write(program)
     mapped = subprocess.run(
@@ -127,6 +144,8 @@ def main():
     m = re.search(r'groups = \["[^"]+", (\d+)\]', mapped)
     if not m or 'kind = "attention"' not in mapped:
         sys.exit("attention-emulate.py: no attention kernel in the mapped IR")
+    if causal and "arith.minui" not in mapped:
+        sys.exit("attention-emulate.py: the key loop is not bounded by the mask")
     if int(m.group(1)) != 1:
         sys.exit("attention-emulate.py: %s groups per block; only blocks of "
                  "one group run exactly in sequence" % m.group(1))
@@ -165,7 +184,7 @@ def main():
         "    %u = memref.cast %f : " + fty + " to memref<*xf32>",
         "    call @printMemrefF32(%u) : (memref<*xf32>) -> ()",
         "    return", "  }", "}", ""])
-    host = os.path.join(work, case + (".q" if scale_q else "") + ".host.mlir")
+    host = os.path.join(work, stem + ".host.mlir")
     with open(host, "w") as f:
         f.write(module)
     lowered = subprocess.run(
@@ -195,6 +214,7 @@ def main():
                  (len(got), n * s * d))
     scale = 1.0 / d ** 0.5
     num = den = 0.0
+    empty_rows = 0
     for bh in range(n):
         base = bh * s * d
         for i in range(s):
@@ -207,8 +227,17 @@ def main():
                     continue
                 dot = sum(q[base + i * d + x] * k[base + j * d + x] for x in range(d))
                 scores.append(round_to(t, round_to(t, dot) * round_to(t, scale)))
-            mx = max(scores)
-            p = [math.exp(x - mx) for x in scores]
+            keep = [not causal or j - i <= offset for j in range(s)]
+            if not any(keep):
+                # PyTorch's safe softmax: a row with no key gives 0, exactly.
+                empty_rows += 1
+                for c in range(d):
+                    if got[base + i * d + c] != 0.0:
+                        sys.exit("attention-emulate.py: row %d of %d has no key "
+                                 "but gives %r" % (i, bh, got[base + i * d + c]))
+                continue
+            mx = max(x for x, kept in zip(scores, keep) if kept)
+            p = [math.exp(x - mx) if kept else 0.0 for x, kept in zip(scores, keep)]
             total = sum(p)
             for c in range(d):
                 ref = sum(p[j] * v[base + j * d + c] for j in range(s)) / total
@@ -217,6 +246,8 @@ def main():
                 den += ref * ref
     err = math.sqrt(num / den)
     tolerance = {"f32": 1e-5, "f16": 5e-3, "bf16": 3e-2}[t]
+    if empty_rows:
+        print("%d rows with no key: 0" % empty_rows)
     print("%s on %s: relative error %.2e (tolerance %.0e)" % (case, target, err, tolerance))
     if not err <= tolerance:
         sys.exit("attention-emulate.py: error over tolerance")
