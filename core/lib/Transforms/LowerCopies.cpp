@@ -1,8 +1,13 @@
 //===- LowerCopies.cpp - memref.copy to vector transfers or loops ---------===//
 #include "strata/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include "llvm/Support/MathExtras.h"
 
 namespace strata {
 #define GEN_PASS_DEF_STRATALOWERCOPIES
@@ -13,6 +18,78 @@ using namespace mlir;
 
 namespace {
 constexpr int64_t kMaxVectorElements = 1024;
+constexpr int64_t kMaxPiece = 128;
+
+/// Splits a static copy whose rows are no power of two long into copies of
+/// power-of-two pieces of its rows, longest first (122 -> 64, 32, 16, 8, 2),
+/// each at most kMaxPiece. A vector of 122 elements is no legal vector type:
+/// LLVM builds it element by element from narrower loads (a packed block of
+/// A whose rows are 250 long spent half of a 1000^3 GEMM doing that); whole
+/// pieces load and store as they are. Returns the copies to vectorize.
+SmallVector<memref::CopyOp> splitRows(IRRewriter &rw, memref::CopyOp copy) {
+  auto type = cast<MemRefType>(copy.getSource().getType());
+  int64_t rank = type.getRank();
+  int64_t row = rank == 0 ? 1 : type.getShape().back();
+  if (rank == 0 || !type.hasStaticShape() ||
+      (llvm::isPowerOf2_64(row) && row <= kMaxPiece))
+    return {copy};
+  SmallVector<memref::CopyOp> pieces;
+  Location loc = copy.getLoc();
+  SmallVector<OpFoldResult> offsets(rank, rw.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(rank, rw.getIndexAttr(1));
+  for (int64_t extent : type.getShape())
+    sizes.push_back(rw.getIndexAttr(extent));
+  for (int64_t at = 0; at < row;) {
+    int64_t piece =
+        std::min<int64_t>(llvm::bit_floor(uint64_t(row - at)), kMaxPiece);
+    offsets.back() = rw.getIndexAttr(at);
+    sizes.back() = rw.getIndexAttr(piece);
+    Value from = memref::SubViewOp::create(rw, loc, copy.getSource(), offsets,
+                                           sizes, strides);
+    Value to = memref::SubViewOp::create(rw, loc, copy.getTarget(), offsets,
+                                         sizes, strides);
+    pieces.push_back(memref::CopyOp::create(rw, loc, from, to));
+    at += piece;
+  }
+  rw.eraseOp(copy);
+  return pieces;
+}
+
+/// A copy of dynamically many rows of a static length (a padded tile copied
+/// back into a ragged edge of its output): a loop over the rows around a
+/// static copy of one row, which is then vectorized like any other (element
+/// loops of a whole tile run at a fraction of the vector rate). Returns the
+/// copy of one row, or null when the rows are not of a static length.
+memref::CopyOp rowLoop(IRRewriter &rw, memref::CopyOp copy) {
+  auto type = cast<MemRefType>(copy.getSource().getType());
+  int64_t rank = type.getRank();
+  if (rank < 2 || type.hasStaticShape() ||
+      ShapedType::isDynamic(type.getShape().back()) ||
+      type.getShape().back() > kMaxVectorElements)
+    return nullptr;
+  Location loc = copy.getLoc();
+  SmallVector<Value> ivs;
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    Value zero = arith::ConstantIndexOp::create(rw, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rw, loc, 1);
+    Value extent = memref::DimOp::create(rw, loc, copy.getSource(), d);
+    auto loop = scf::ForOp::create(rw, loc, zero, extent, one);
+    rw.setInsertionPointToStart(loop.getBody());
+    ivs.push_back(loop.getInductionVar());
+  }
+  SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
+  offsets.push_back(rw.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes(rank - 1, rw.getIndexAttr(1));
+  sizes.push_back(rw.getIndexAttr(type.getShape().back()));
+  SmallVector<OpFoldResult> strides(rank, rw.getIndexAttr(1));
+  Value from = memref::SubViewOp::create(rw, loc, copy.getSource(), offsets,
+                                         sizes, strides);
+  Value to = memref::SubViewOp::create(rw, loc, copy.getTarget(), offsets,
+                                       sizes, strides);
+  auto row = memref::CopyOp::create(rw, loc, from, to);
+  rw.eraseOp(copy);
+  return row;
+}
 
 struct LowerCopies : strata::impl::StrataLowerCopiesBase<LowerCopies> {
   void runOnOperation() override {
@@ -22,22 +99,36 @@ struct LowerCopies : strata::impl::StrataLowerCopiesBase<LowerCopies> {
     for (memref::CopyOp copy : copies) {
       auto type = cast<MemRefType>(copy.getSource().getType());
       rw.setInsertionPoint(copy);
-      // One vector transfer for a copy of a few registers (a tile row); a
-      // whole buffer as one vector would be one giant value.
-      if (type.hasStaticShape() &&
-          type.getNumElements() <= kMaxVectorElements &&
-          succeeded(linalg::vectorizeCopy(rw, copy)))
-        continue;
-      // Otherwise element loops, which LLVM vectorizes.
-      auto generic = linalg::CopyOp::create(rw, copy.getLoc(), copy.getSource(),
-                                            copy.getTarget());
-      rw.eraseOp(copy);
-      rw.setInsertionPoint(generic);
-      if (failed(linalg::linalgOpToLoops(rw, generic))) {
-        generic->emitError("strata-lower-copies: cannot lower copy");
-        return signalPassFailure();
+      if (memref::CopyOp row = rowLoop(rw, copy)) {
+        copy = row;
+        type = cast<MemRefType>(copy.getSource().getType());
+        rw.setInsertionPoint(copy);
       }
-      rw.eraseOp(generic);
+      // One vector transfer per piece of a copy of a few registers (a tile
+      // row); a whole buffer as one vector would be one giant value.
+      SmallVector<memref::CopyOp> rest = {copy};
+      if (type.hasStaticShape() &&
+          type.getNumElements() <= kMaxVectorElements) {
+        rest.clear();
+        for (memref::CopyOp piece : splitRows(rw, copy)) {
+          rw.setInsertionPoint(piece);
+          if (failed(linalg::vectorizeCopy(rw, piece)))
+            rest.push_back(piece);
+        }
+      }
+      // Otherwise element loops, which LLVM vectorizes.
+      for (memref::CopyOp piece : rest) {
+        rw.setInsertionPoint(piece);
+        auto generic = linalg::CopyOp::create(
+            rw, piece.getLoc(), piece.getSource(), piece.getTarget());
+        rw.eraseOp(piece);
+        rw.setInsertionPoint(generic);
+        if (failed(linalg::linalgOpToLoops(rw, generic))) {
+          generic->emitError("strata-lower-copies: cannot lower copy");
+          return signalPassFailure();
+        }
+        rw.eraseOp(generic);
+      }
     }
   }
 };

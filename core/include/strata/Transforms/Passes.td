@@ -361,8 +361,10 @@ def StrataNormalizeContractions : Pass<"strata-normalize-contractions"> {
 def StrataLowerCopies : Pass<"strata-lower-copies"> {
   let summary = "Copies between buffers become vector loads and stores";
   let description = [{
-    A `memref.copy` of static shape becomes one vector transfer (lowered
-    later at the vector width); one of dynamic shape becomes loops. Strided
+    A `memref.copy` of static shape becomes vector transfers (lowered later
+    at the vector width), one per power-of-two piece of its rows; one of
+    dynamically many rows of a static length becomes a loop over the rows
+    around such transfers; one of other dynamic shapes becomes loops. Strided
     copies would otherwise call a runtime library function.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
