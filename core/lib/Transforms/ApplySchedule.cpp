@@ -860,6 +860,19 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
   if (failed(fuseAt(rows, scf::SCFTilingOptions::LoopType::ForOp, {})))
     return failure();
   current->removeAttr(kRootAttrName);
+  // A partial last block is peeled: the full blocks keep static shapes (a
+  // dynamic block makes every op of the group dynamic, its tiles padded and
+  // masked: attention over 1021 keys ran at 40 GFLOP/s instead of 112).
+  SmallVector<scf::ForOp> partial;
+  for (auto loop = current->getParentOfType<scf::ForOp>(); loop;
+       loop = loop->getParentOfType<scf::ForOp>()) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                           ub = getConstantIntValue(loop.getUpperBound()),
+                           step = getConstantIntValue(loop.getStep());
+    if (lb && ub && step && *step > 1 && (*ub - *lb) % *step != 0)
+      partial.push_back(loop);
+  }
+  linalg::peelLoops(rw, partial);
   return success();
 }
 
