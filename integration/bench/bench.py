@@ -588,6 +588,15 @@ def _pooled(parts):
     return {"median_s": med, "min_s": samples[0], "runs": n}
 
 
+def _merged(parts):
+    """The first of several runs of one measurement, its timing pooled over
+    all of them (see _pooled), without the raw samples."""
+    merged = dict(parts[0])
+    merged.update(_pooled(parts) or {})
+    merged.pop("samples_s", None)
+    return merged
+
+
 def measure(exe, wl, lib, args, env, dump_dir, log_base):
     """Times the anchors and Strata in turns, each in a process of its own
     on the same seeded inputs (two OpenMP runtimes in one process, Strata's
@@ -596,8 +605,8 @@ def measure(exe, wl, lib, args, env, dump_dir, log_base):
     are pooled over its runs, so a burst of load on a shared machine (they
     last seconds here) falls on both sides rather than on one. Returns
     (result, error, strata command) like run_harness."""
-    runs = []
-    res, serr, cmd = None, None, []
+    anchor_runs, strata_runs = [], []
+    serr, cmd = None, []
     for turn in range(5):
         if turn % 2 == 0:
             part, err, _ = run_harness(
@@ -605,25 +614,15 @@ def measure(exe, wl, lib, args, env, dump_dir, log_base):
                 log_base + ".anchors%d.log" % (turn // 2 + 1), "anchors")
             if err:
                 return None, err, cmd
-            runs.append(part)
+            anchor_runs.append(part)
             continue
         part, err, cmd = run_harness(
             exe, wl, lib, args, env, dump_dir if turn == 1 else None,
             log_base + (".log" if turn == 1 else ".2.log"), "strata")
         if err:
             serr = serr or err
-        elif res is None:
-            res = part
         else:
-            # Both of Strata's runs must pass their checks (a failing one
-            # is the one reported); timings pooled.
-            first, second = res["strata"], part["strata"]
-            if first.get("status") == "ok" and second.get("status") != "ok":
-                res["strata"] = second
-            elif first.get("samples_s") and second.get("samples_s"):
-                first.update(_pooled([first, second]))
-                first["samples_s"] = (first["samples_s"]
-                                      + second["samples_s"])
+            strata_runs.append(part)
     if serr:
         # Strata's call may have crashed its process: the anchors' row
         # still says what they reach.
@@ -631,25 +630,24 @@ def measure(exe, wl, lib, args, env, dump_dir, log_base):
         m = re.match(r"harness exited with (-\d+)", serr)
         if m:
             sig = f" (signal {-int(m.group(1))})"
-        res = dict(runs[0])
+        res = dict(anchor_runs[0])
         res["strata"] = {"status": "error",
                          "error": f"the call crashed the harness{sig}; "
                          f"log: {os.path.basename(log_base)}.log"}
+    else:
+        # Both of Strata's runs must pass their checks (a failing one is
+        # the one reported); timings pooled.
+        res = strata_runs[0]
+        parts = [r["strata"] for r in strata_runs]
+        failing = [p for p in parts if p.get("status") != "ok"]
+        res["strata"] = failing[0] if failing else _merged(parts)
     anchors = []
-    for parts in zip(*(r["anchors"] for r in runs)):
+    for parts in zip(*(r["anchors"] for r in anchor_runs)):
         failed = [a for a in parts if "error" in a]
-        if failed:
-            anchors.append(failed[0])
-            continue
-        pooled = dict(parts[0])
-        pooled.update(_pooled(list(parts)))
-        pooled.pop("samples_s", None)
-        anchors.append(pooled)
+        anchors.append(failed[0] if failed else _merged(list(parts)))
     res["anchors"] = anchors
-    if all("triad" in r for r in runs):
-        t = dict(runs[0]["triad"])
-        t.update(_pooled([r["triad"] for r in runs]))
-        t.pop("samples_s", None)
+    if all("triad" in r for r in anchor_runs):
+        t = _merged([r["triad"] for r in anchor_runs])
         t["gbs"] = t["bytes"] / t["median_s"] / 1e9
         res["triad"] = t
     return res, None, cmd
