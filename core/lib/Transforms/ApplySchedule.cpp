@@ -857,14 +857,17 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
       failed(fuseAt(s.grid, scf::SCFTilingOptions::LoopType::ForallOp,
                     gridMapping(rw.getContext(), s))))
     return failure();
+  Operation *outside = current->getParentOp();
   if (failed(fuseAt(rows, scf::SCFTilingOptions::LoopType::ForOp, {})))
     return failure();
   current->removeAttr(kRootAttrName);
   // A partial last block is peeled: the full blocks keep static shapes (a
   // dynamic block makes every op of the group dynamic, its tiles padded and
   // masked: attention over 1021 keys ran at 40 GFLOP/s instead of 112).
+  // Only the row loops just made, not loops the group sits in.
   SmallVector<scf::ForOp> partial;
-  for (auto loop = current->getParentOfType<scf::ForOp>(); loop;
+  for (auto loop = current->getParentOfType<scf::ForOp>();
+       loop && outside->isProperAncestor(loop);
        loop = loop->getParentOfType<scf::ForOp>()) {
     std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
                            ub = getConstantIntValue(loop.getUpperBound()),

@@ -249,14 +249,9 @@ static Term probsOp(linalg::LinalgOp op, Value e, Value prev, Value sum,
 /// The allocation `v` is, or is a collapse or expand shape view of; null
 /// when it is neither.
 static Value allocationOf(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto c = dyn_cast<memref::CollapseShapeOp>(def))
-      v = c.getSrc();
-    else if (auto e = dyn_cast<memref::ExpandShapeOp>(def))
-      v = e.getSrc();
-    else
-      break;
-  }
+  while (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(
+      v.getDefiningOp()))
+    v = cast<ViewLikeOpInterface>(v.getDefiningOp()).getViewSource();
   return v.getDefiningOp<memref::AllocOp>() ? v : Value();
 }
 

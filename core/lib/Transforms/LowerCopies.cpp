@@ -20,6 +20,19 @@ namespace {
 constexpr int64_t kMaxVectorElements = 1024;
 constexpr int64_t kMaxPiece = 128;
 
+/// A copy of the part of `copy` at `offsets` x `sizes` (unit strides).
+memref::CopyOp copySlice(OpBuilder &b, memref::CopyOp copy,
+                         ArrayRef<OpFoldResult> offsets,
+                         ArrayRef<OpFoldResult> sizes) {
+  Location loc = copy.getLoc();
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  Value from = memref::SubViewOp::create(b, loc, copy.getSource(), offsets,
+                                         sizes, strides);
+  Value to = memref::SubViewOp::create(b, loc, copy.getTarget(), offsets, sizes,
+                                       strides);
+  return memref::CopyOp::create(b, loc, from, to);
+}
+
 /// Splits a static copy whose rows are no power of two long into copies of
 /// power-of-two pieces of its rows, longest first (122 -> 64, 32, 16, 8, 2),
 /// each at most kMaxPiece. A vector of 122 elements is no legal vector type:
@@ -28,27 +41,21 @@ constexpr int64_t kMaxPiece = 128;
 /// pieces load and store as they are. Returns the copies to vectorize.
 SmallVector<memref::CopyOp> splitRows(IRRewriter &rw, memref::CopyOp copy) {
   auto type = cast<MemRefType>(copy.getSource().getType());
-  int64_t rank = type.getRank();
-  int64_t row = rank == 0 ? 1 : type.getShape().back();
-  if (rank == 0 || !type.hasStaticShape() ||
-      (llvm::isPowerOf2_64(row) && row <= kMaxPiece))
+  if (type.getRank() == 0 || !type.hasStaticShape() ||
+      (llvm::isPowerOf2_64(type.getShape().back()) &&
+       type.getShape().back() <= kMaxPiece))
     return {copy};
+  int64_t row = type.getShape().back();
+  SmallVector<OpFoldResult> offsets(type.getRank(), rw.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(rw.getContext(), type.getShape());
   SmallVector<memref::CopyOp> pieces;
-  Location loc = copy.getLoc();
-  SmallVector<OpFoldResult> offsets(rank, rw.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes, strides(rank, rw.getIndexAttr(1));
-  for (int64_t extent : type.getShape())
-    sizes.push_back(rw.getIndexAttr(extent));
   for (int64_t at = 0; at < row;) {
     int64_t piece =
         std::min<int64_t>(llvm::bit_floor(uint64_t(row - at)), kMaxPiece);
     offsets.back() = rw.getIndexAttr(at);
     sizes.back() = rw.getIndexAttr(piece);
-    Value from = memref::SubViewOp::create(rw, loc, copy.getSource(), offsets,
-                                           sizes, strides);
-    Value to = memref::SubViewOp::create(rw, loc, copy.getTarget(), offsets,
-                                         sizes, strides);
-    pieces.push_back(memref::CopyOp::create(rw, loc, from, to));
+    pieces.push_back(copySlice(rw, copy, offsets, sizes));
     at += piece;
   }
   rw.eraseOp(copy);
@@ -68,25 +75,22 @@ memref::CopyOp rowLoop(IRRewriter &rw, memref::CopyOp copy) {
       type.getShape().back() > kMaxVectorElements)
     return nullptr;
   Location loc = copy.getLoc();
-  SmallVector<Value> ivs;
-  for (int64_t d = 0; d + 1 < rank; ++d) {
-    Value zero = arith::ConstantIndexOp::create(rw, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rw, loc, 1);
-    Value extent = memref::DimOp::create(rw, loc, copy.getSource(), d);
-    auto loop = scf::ForOp::create(rw, loc, zero, extent, one);
-    rw.setInsertionPointToStart(loop.getBody());
-    ivs.push_back(loop.getInductionVar());
-  }
-  SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
-  offsets.push_back(rw.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes(rank - 1, rw.getIndexAttr(1));
-  sizes.push_back(rw.getIndexAttr(type.getShape().back()));
-  SmallVector<OpFoldResult> strides(rank, rw.getIndexAttr(1));
-  Value from = memref::SubViewOp::create(rw, loc, copy.getSource(), offsets,
-                                         sizes, strides);
-  Value to = memref::SubViewOp::create(rw, loc, copy.getTarget(), offsets,
-                                       sizes, strides);
-  auto row = memref::CopyOp::create(rw, loc, from, to);
+  Value zero = arith::ConstantIndexOp::create(rw, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rw, loc, 1);
+  SmallVector<Value> extents;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    extents.push_back(memref::DimOp::create(rw, loc, copy.getSource(), d));
+  memref::CopyOp row;
+  scf::buildLoopNest(
+      rw, loc, SmallVector<Value>(rank - 1, zero), extents,
+      SmallVector<Value>(rank - 1, one),
+      [&](OpBuilder &b, Location, ValueRange ivs) {
+        SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
+        offsets.push_back(b.getIndexAttr(0));
+        SmallVector<OpFoldResult> sizes(rank - 1, b.getIndexAttr(1));
+        sizes.push_back(b.getIndexAttr(type.getShape().back()));
+        row = copySlice(b, copy, offsets, sizes);
+      });
   rw.eraseOp(copy);
   return row;
 }
