@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 using namespace strata;
 using namespace strata::test;
@@ -160,11 +161,8 @@ void expectMatmulSchedule(const hw::Description &chip, const Schedule &s,
   EXPECT_EQ(s.registerOrder, (std::vector<int64_t>{1, 0, 2}));
   // Tile loops n, k, m: a packed k x n panel of B stays across m.
   EXPECT_EQ(s.tileOrder, (std::vector<int64_t>{1, 2, 0}));
-  // B packed; A too unless one register tile covers the n tile.
-  std::vector<int64_t> packed = {1};
-  if (p.nc > p.nr)
-    packed = {0, 1};
-  EXPECT_EQ(s.promote, packed);
+  // B packed; A read in place.
+  EXPECT_EQ(s.promote, (std::vector<int64_t>{1}));
 
   // Cache tiles, outermost level first: l2 tiles m and n, l1 tiles k; the
   // l3 is not used for tiles.
@@ -320,17 +318,19 @@ TEST(ScheduleModel, MatmulAvx512) {
   expectMatmulSchedule(chip, chooseSchedule(matmulNest(M, N, K), chip), p, M);
 }
 
-TEST(ScheduleModel, ANarrowOutputIsReadInPlace) {
-  // A 1x1 convolution as a GEMM: 3136 pixels x 64 channels, over 256 input
-  // channels. One 6 x 64 register tile covers n, so each packed element of
-  // A would be read once: only B is packed. With n = 512, several register
-  // tiles read each packed row of A, which is packed as usual.
+TEST(ScheduleModel, OnlyTheVectorOperandIsPacked) {
+  // A's register tile broadcasts from its rows in place; B's is packed,
+  // whether one register tile covers n (a 1x1 convolution's 64 output
+  // channels) or many do, and whatever A's row stride.
   hw::Description chip = loadShipped("host-x86-avx512");
-  Schedule narrow = chooseSchedule(matmulNest(3136, 64, 256), chip);
-  EXPECT_EQ(narrow.registerTile[1], 64);
-  EXPECT_EQ(narrow.promote, (std::vector<int64_t>{1}));
-  Schedule wide = chooseSchedule(matmulNest(3136, 512, 256), chip);
-  EXPECT_EQ(wide.promote, (std::vector<int64_t>{0, 1}));
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3136, 64, 256},
+                         {3136, 512, 256},
+                         {256, 1024, 4096},
+                         {1000, 1000, 1000}}) {
+    Schedule s = chooseSchedule(matmulNest(m, n, k), chip);
+    EXPECT_EQ(s.promote, (std::vector<int64_t>{1}))
+        << m << "x" << n << "x" << k;
+  }
 }
 
 TEST(ScheduleModel, GridSplitsTheLoopThatLeavesPartsLessToRead) {
@@ -519,7 +519,7 @@ TEST(ScheduleModel, BatchMatmul) {
   // The batch loop outermost, then n, k, m.
   EXPECT_EQ(s.tileOrder, (std::vector<int64_t>{0, 2, 3, 1}));
   EXPECT_EQ(s.registerOrder, (std::vector<int64_t>{0, 2, 1, 3}));
-  EXPECT_EQ(s.promote, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(s.promote, (std::vector<int64_t>{1}));
 }
 
 //===----------------------------------------------------------------------===//

@@ -18,7 +18,7 @@
 // AVX512: linalg.fill
 // AVX512-NOT: strata.schedule
 // AVX512: linalg.matmul {strata.schedule = #strata.schedule<{bound = "compute", footprint_bytes = {l1 = 35840 : i64, l2 = 428544 : i64, registers = 29 : i64}, grid = [256, 0, 0], grid_level = "core", kind = "contraction"
-// AVX512-SAME: promote = [0, 1], register = [6, 64, 1], register_order = [1, 0, 2], tile_order = [1, 2, 0], tiles = [{memory = "l2", sizes = [258, 192, 0]}, {memory = "l1", sizes = [0, 0, 128]}], vector_dim = 1 : i64, vector_width = 16 : i64}>}
+// AVX512-SAME: promote = [1], register = [6, 64, 1], register_order = [1, 0, 2], tile_order = [1, 2, 0], tiles = [{memory = "l2", sizes = [258, 192, 0]}, {memory = "l1", sizes = [0, 0, 128]}], vector_dim = 1 : i64, vector_width = 16 : i64}>}
 // AVX512-LABEL: func.func @rowsum
 // AVX512: {strata.schedule = #strata.schedule<{bound = "memory", grid = [32, 0], grid_level = "core", kind = "reduction", partial_reduction = true
 // AVX512-SAME: register = [1, 128]
