@@ -82,6 +82,8 @@ struct MatmulPlan {
   int64_t mcFit = 0; // l2 tile on m
   // The tiles after balancing (and nc/nr made odd): the schedule's tiles.
   int64_t kc = 0, mc = 0, nc = 0;
+  // A packed too: the part's A exceeds half the outermost cache.
+  bool packA = false;
 };
 
 MatmulPlan planMatmul(const hw::Description &chip, int64_t M, int64_t N,
@@ -132,6 +134,11 @@ MatmulPlan planMatmul(const hw::Description &chip, int64_t M, int64_t N,
       std::clamp<int64_t>(rows / p.mr * p.mr, p.mr, roundUp(p.partM, p.mr));
   p.mc = balance(p.partM, p.mcFit, p.mr);
   EXPECT_EQ(ceilDiv(p.partM, p.mc), ceilDiv(p.partM, p.mcFit));
+  double outermost = 0;
+  for (const hw::MemoryLevel &mem : chip.memory)
+    if (mem.kind == "cache")
+      outermost = std::max(outermost, capacityPerUnit(chip, mem.name));
+  p.packA = double(p.partM * K * eb) > outermost / 2;
   return p;
 }
 
@@ -161,8 +168,11 @@ void expectMatmulSchedule(const hw::Description &chip, const Schedule &s,
   EXPECT_EQ(s.registerOrder, (std::vector<int64_t>{1, 0, 2}));
   // Tile loops n, k, m: a packed k x n panel of B stays across m.
   EXPECT_EQ(s.tileOrder, (std::vector<int64_t>{1, 2, 0}));
-  // B packed; A read in place.
-  EXPECT_EQ(s.promote, (std::vector<int64_t>{1}));
+  // B packed; A read in place unless it exceeds half the outermost cache.
+  std::vector<int64_t> packed = {1};
+  if (p.packA)
+    packed = {0, 1};
+  EXPECT_EQ(s.promote, packed);
 
   // Cache tiles, outermost level first: l2 tiles m and n, l1 tiles k; the
   // l3 is not used for tiles.
@@ -318,10 +328,11 @@ TEST(ScheduleModel, MatmulAvx512) {
   expectMatmulSchedule(chip, chooseSchedule(matmulNest(M, N, K), chip), p, M);
 }
 
-TEST(ScheduleModel, OnlyTheVectorOperandIsPacked) {
-  // A's register tile broadcasts from its rows in place; B's is packed,
-  // whether one register tile covers n (a 1x1 convolution's 64 output
-  // channels) or many do, and whatever A's row stride.
+TEST(ScheduleModel, AIsPackedOnlyWhenTheOutermostCacheCannotKeepIt) {
+  // A's register tile broadcasts from its rows in place while the part's A
+  // fits in half the outermost cache, whether one register tile covers n
+  // (a 1x1 convolution's 64 output channels) or many do, and whatever A's
+  // row stride. B is always packed.
   hw::Description chip = loadShipped("host-x86-avx512");
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3136, 64, 256},
                          {3136, 512, 256},
@@ -331,6 +342,10 @@ TEST(ScheduleModel, OnlyTheVectorOperandIsPacked) {
     EXPECT_EQ(s.promote, (std::vector<int64_t>{1}))
         << m << "x" << n << "x" << k;
   }
+  // 4096 x 8192 per core, 128 MiB: each n tile would read it from memory
+  // again, so it is packed.
+  Schedule big = chooseSchedule(matmulNest(8192, 512, 8192), chip);
+  EXPECT_EQ(big.promote, (std::vector<int64_t>{0, 1}));
 }
 
 TEST(ScheduleModel, GridSplitsTheLoopThatLeavesPartsLessToRead) {

@@ -198,7 +198,7 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   if (!out || n < 0 || nest.reduction[n])
     return false;
   const LoopNest::Operand *a = nullptr, *b = nullptr;
-  int64_t bIndex = -1;
+  int64_t aIndex = -1, bIndex = -1;
   for (size_t i = 0; i < nest.operands.size(); ++i) {
     const LoopNest::Operand &op = nest.operands[i];
     if (op.output)
@@ -207,11 +207,11 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
       // Only A may be windowed (its window is not packed).
       if (op.reads(n) || a)
         return false;
-      a = &op;
+      a = &op, aIndex = int64_t(i);
     } else if (op.uses(n) && !b)
       b = &op, bIndex = int64_t(i);
     else if (!op.uses(n) && !a)
-      a = &op;
+      a = &op, aIndex = int64_t(i);
   }
   if (!a || !b)
     return false;
@@ -386,19 +386,29 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   s.registerOrder.insert(s.registerOrder.end(), {n, m});
   s.registerOrder.insert(s.registerOrder.end(), window.begin(), window.end());
   s.registerOrder.push_back(k);
-  // Only B is packed: its register tile loads nr-wide vectors from kc rows,
+  // B is packed: its register tile loads nr-wide vectors from kc rows,
   // reused by every register tile along m, so the packed panel is one
   // contiguous block the innermost cache keeps (rows of a large matrix
   // would sit a power-of-two stride apart and collide in a few sets). A's
   // register tile broadcasts one element from each of its mr rows per k
   // step: read in place, each row's k tile is whole cache lines that the
-  // hardware streams ahead of the multiply-adds. A packed copy of A reads
-  // the same lines once per n tile, but in a pass of its own that no
-  // arithmetic overlaps: 8% of a 1024^3 GEMM on one core, and without it
-  // every bench GEMM ran 5-12% faster, K = 4096 and 11008 included. A
-  // windowed A (a convolution's input) has overlapping rows anyway. Tiles
-  // of dynamic extent are still padded by copies (S4).
-  s.promote = {bIndex};
+  // hardware streams ahead of the multiply-adds, and the n tiles after the
+  // first find the part's A in the outermost cache. A packed copy reads the
+  // same lines once per n tile, in a pass of its own that no arithmetic
+  // overlaps (8% of a 1024^3 GEMM on one core; without it the bench GEMMs
+  // ran 5-12% faster). But when the part's A exceeds half the outermost
+  // cache, every n tile reads it from memory again, and a few broadcast
+  // streams cannot hide that latency where a bulk copy of whole rows can
+  // (4096^3 on one core: 0.87 of the anchors packed, 0.67 in place). A
+  // windowed A (a convolution's input) is read in place: its rows overlap.
+  // Tiles of dynamic extent are padded by copies anyway (S4).
+  double aBytes = double(eb);
+  for (int64_t d : a->dims)
+    if (d >= 0)
+      aBytes *= double(partExtent(d));
+  bool aFits = caches.empty() || aBytes <= caches.back().bytes / 2;
+  s.promote = a->windowed() || aFits ? std::vector<int64_t>{bIndex}
+                                     : std::vector<int64_t>{aIndex, bIndex};
   return true;
 }
 } // namespace
