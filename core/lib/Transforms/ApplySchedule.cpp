@@ -17,6 +17,7 @@
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Schedule/Attributes.h"
 #include "strata/Schedule/Model.h"
+#include "strata/Transforms/GridVersions.h"
 #include "strata/Transforms/Passes.h"
 #include "strata/Transforms/Windows.h"
 
@@ -609,13 +610,62 @@ void dropUnreadResults(RewriterBase &rw, ArrayRef<LoopLikeOpInterface> nest) {
   }
 }
 
+FrozenRewritePatternSet canonicalizations(MLIRContext *ctx);
+
+/// Gives a grid loop's full parts and its partial last part static versions
+/// of its body (versionLastPart) when one loop is split and its extent does
+/// not divide evenly, unless an epilogue is to be fused into the grid loop
+/// (it is fused through the loop's results). The body is canonicalized so
+/// each version's shapes are static; returns the tiled op of each version.
+FailureOr<std::pair<Operation *, Operation *>>
+versionGrid(RewriterBase &rw, Operation *tiled, ArrayRef<int64_t> extents,
+            const Schedule &s, bool fuseEpilogue) {
+  auto forall = dyn_cast<scf::ForallOp>(tiled->getParentOp());
+  if (!forall || (fuseEpilogue && epilogueOf(tiled)))
+    return failure();
+  int64_t d = -1;
+  for (size_t i = 0; i < s.grid.size(); ++i)
+    if (s.grid[i] != 0) {
+      if (d >= 0)
+        return failure();
+      d = int64_t(i);
+    }
+  if (d < 0 || d >= int64_t(extents.size()) ||
+      ShapedType::isDynamic(extents[d]) || extents[d] % s.grid[d] == 0)
+    return failure();
+  int64_t full = s.grid[d];
+  int64_t last = extents[d] - (extents[d] / full) * full;
+  FailureOr<std::pair<Operation *, Operation *>> versions =
+      versionLastPart(rw, forall, tiled, full, last);
+  if (failed(versions))
+    return failure();
+  constexpr llvm::StringLiteral kVersion = "strata.version";
+  versions->first->setAttr(kVersion, rw.getI64IntegerAttr(0));
+  versions->second->setAttr(kVersion, rw.getI64IntegerAttr(1));
+  (void)applyPatternsGreedily(forall, canonicalizations(rw.getContext()));
+  Operation *found[2] = {nullptr, nullptr};
+  forall->walk([&](Operation *op) {
+    if (auto v = op->getAttrOfType<IntegerAttr>(kVersion)) {
+      found[v.getInt()] = op;
+      op->removeAttr(kVersion);
+    }
+  });
+  if (!found[0] || !found[1])
+    return forall->emitError("strata-apply-schedule: lost a grid version");
+  return std::make_pair(found[0], found[1]);
+}
+
+FailureOr<Operation *> applyTiles(RewriterBase &rw, Operation *current,
+                                  const Schedule &s, bool fuseEpilogue);
+
 FailureOr<Operation *> apply(RewriterBase &rw, linalg::LinalgOp op,
                              const Schedule &s, bool fuseEpilogue) {
   MLIRContext *ctx = op->getContext();
-  size_t loops = op.getNumLoops();
   Operation *current = op.getOperation();
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
 
-  // 1. The grid (over parallel dims only: its fills fuse).
+  // 1. The grid (over parallel dims only: its fills fuse); a partial last
+  // part gets a static version of its own.
   bool contraction = s.kind == "contraction";
   if (!s.grid.empty()) {
     FailureOr<Operation *> tiled =
@@ -624,8 +674,25 @@ FailureOr<Operation *> apply(RewriterBase &rw, linalg::LinalgOp op,
     if (failed(tiled))
       return failure();
     current = *tiled;
+    FailureOr<std::pair<Operation *, Operation *>> versions =
+        versionGrid(rw, current, extents, s, fuseEpilogue && contraction);
+    if (succeeded(versions)) {
+      FailureOr<Operation *> full =
+          applyTiles(rw, versions->first, s, fuseEpilogue);
+      if (failed(full) ||
+          failed(applyTiles(rw, versions->second, s, fuseEpilogue)))
+        return failure();
+      return full;
+    }
   }
+  return applyTiles(rw, current, s, fuseEpilogue);
+}
 
+/// Steps 2 to 3 of `apply` on the grid's tiled op.
+FailureOr<Operation *> applyTiles(RewriterBase &rw, Operation *current,
+                                  const Schedule &s, bool fuseEpilogue) {
+  size_t loops = cast<linalg::LinalgOp>(current).getNumLoops();
+  bool contraction = s.kind == "contraction";
   // 2. Cache tiles, all levels in one nest in the schedule's order.
   SmallVector<int64_t> cacheSizes(loops, 0);
   for (const TileLevel &level : s.tiles)
