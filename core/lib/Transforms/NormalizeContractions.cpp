@@ -9,8 +9,10 @@
 // one loop first.
 //
 //===----------------------------------------------------------------------===//
+#include "strata/Schedule/Attributes.h"
 #include "strata/Transforms/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -21,6 +23,7 @@ namespace strata {
 } // namespace strata
 
 using namespace mlir;
+using namespace strata;
 
 namespace {
 /// The input to transpose and its dimension permutation, if `op` is a
@@ -113,6 +116,31 @@ SmallVector<ReassociationIndices> collapsibleRuns(linalg::LinalgOp op) {
   return runs;
 }
 
+/// Elements by which the rows of a transposed copy are padded: one line of
+/// the innermost memory level when it is a cache and the rows are a
+/// multiple of 1 KiB long. The register tile walks the copy's rows (k) with
+/// the row length as stride; a power-of-two stride maps them to a few sets
+/// of a set-associative cache, which then miss on every pass (attention's
+/// Kᵀ, 2048 keys: 8 KiB apart). A scratchpad has no sets.
+int64_t rowPadding(Operation *op, RankedTensorType type, int64_t rowLength) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module || !type.hasStaticShape())
+    return 0;
+  FailureOr<std::optional<hw::Description>> chip = attachedDescription(module);
+  if (failed(chip) || !*chip)
+    return 0;
+  const hw::MemoryLevel *innermost = nullptr;
+  for (const hw::MemoryLevel &mem : (*chip)->memory)
+    if (mem.kind != "dram" &&
+        (!innermost || mem.capacityBytes < innermost->capacityBytes))
+      innermost = &mem;
+  int64_t bytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+  if (!innermost || innermost->kind != "cache" ||
+      (rowLength * bytes) % 1024 != 0)
+    return 0;
+  return std::max<int64_t>(innermost->alignmentBytes / bytes, 1);
+}
+
 struct NormalizeContractions
     : strata::impl::StrataNormalizeContractionsBase<NormalizeContractions> {
   void runOnOperation() override {
@@ -157,6 +185,8 @@ struct NormalizeContractions
     IRRewriter rw(&getContext());
     for (linalg::LinalgOp op : ops) {
       auto [index, perm] = *stridedInput(op);
+      // Generalizing a named op erases it: its location is kept here.
+      Location loc = op.getLoc();
       rw.setInsertionPoint(op);
       FailureOr<linalg::GenericOp> generic =
           isa<linalg::GenericOp>(op.getOperation())
@@ -167,16 +197,34 @@ struct NormalizeContractions
       OpOperand *input = generic->getDpsInputOperand(index);
       Value source = input->get();
       auto type = cast<RankedTensorType>(source.getType());
-      SmallVector<OpFoldResult> sizes =
-          tensor::getMixedSizes(rw, op.getLoc(), source);
+      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rw, loc, source);
       SmallVector<OpFoldResult> permuted;
       for (int64_t d : perm)
         permuted.push_back(sizes[d]);
       rw.setInsertionPoint(*generic);
-      Value empty = tensor::EmptyOp::create(rw, op.getLoc(), permuted,
-                                            type.getElementType());
+      // Padded rows: the copy is a slice of a wider buffer.
+      int64_t pad = rowPadding(*generic, type, type.getShape()[perm.back()]);
+      Value empty;
+      if (pad > 0) {
+        // An allocation, not a tensor.empty: a slice of an empty tensor
+        // folds to a smaller empty tensor, which would drop the padding.
+        SmallVector<int64_t> shape(perm.size());
+        for (size_t d = 0; d < perm.size(); ++d)
+          shape[d] = type.getShape()[perm[d]];
+        shape.back() += pad;
+        Value buffer = bufferization::AllocTensorOp::create(
+            rw, loc, RankedTensorType::get(shape, type.getElementType()),
+            ValueRange{});
+        SmallVector<OpFoldResult> zeros(perm.size(), rw.getIndexAttr(0)),
+            ones(perm.size(), rw.getIndexAttr(1));
+        empty = tensor::ExtractSliceOp::create(rw, loc, buffer, zeros, permuted,
+                                               ones);
+      } else {
+        empty =
+            tensor::EmptyOp::create(rw, loc, permuted, type.getElementType());
+      }
       Value transposed =
-          linalg::TransposeOp::create(rw, op.getLoc(), source, empty, perm)
+          linalg::TransposeOp::create(rw, loc, source, empty, perm)
               ->getResult(0);
       AffineMap map = generic->getMatchingIndexingMap(input);
       SmallVector<AffineExpr> results;
@@ -184,7 +232,7 @@ struct NormalizeContractions
         results.push_back(map.getResult(d));
       SmallVector<AffineMap> maps = generic->getIndexingMapsArray();
       maps[index] =
-          AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+          AffineMap::get(map.getNumDims(), 0, results, rw.getContext());
       rw.modifyOpInPlace(*generic, [&] {
         input->set(transposed);
         generic->setIndexingMapsAttr(rw.getAffineMapArrayAttr(maps));

@@ -353,8 +353,15 @@ def StrataNormalizeContractions : Pass<"strata-normalize-contractions"> {
     %kt = linalg.transpose ins(%k) permutation = [0, 2, 1]
     linalg.generic {indexing_maps = [..., (b,m,n,k)->(b,k,n), ...]}
     ```
+
+    On a chip whose innermost memory level is a cache, the copy's rows are
+    padded by one line of it when they are a multiple of 1 KiB long (a slice
+    of a `bufferization.alloc_tensor`): the register tile walks those rows
+    with the row length as stride, which would otherwise map them to a few
+    cache sets.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 
