@@ -633,10 +633,8 @@ versionGrid(RewriterBase &rw, Operation *tiled, ArrayRef<int64_t> extents,
   if (d < 0 || d >= int64_t(extents.size()) ||
       ShapedType::isDynamic(extents[d]) || extents[d] % s.grid[d] == 0)
     return failure();
-  int64_t full = s.grid[d];
-  int64_t last = extents[d] - (extents[d] / full) * full;
   FailureOr<std::pair<Operation *, Operation *>> versions =
-      versionLastPart(rw, forall, tiled, full, last);
+      versionLastPart(rw, forall, tiled, s.grid[d], extents[d] % s.grid[d]);
   if (failed(versions))
     return failure();
   constexpr llvm::StringLiteral kVersion = "strata.version";

@@ -98,8 +98,5 @@ strata::versionLastPart(RewriterBase &rw, scf::ForallOp forall,
       return region->isAncestor(use.getOwner()->getParentRegion());
     });
   }
-  Operation *other = map.lookupOrNull(tiled);
-  if (!other)
-    return failure();
-  return std::make_pair(tiled, other);
+  return std::make_pair(tiled, map.lookup(tiled));
 }

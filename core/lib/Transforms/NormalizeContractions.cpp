@@ -116,15 +116,18 @@ SmallVector<ReassociationIndices> collapsibleRuns(linalg::LinalgOp op) {
   return runs;
 }
 
-/// Elements by which the rows of a transposed copy are padded: one line of
-/// the innermost memory level when it is a cache and the rows are a
-/// multiple of 1 KiB long. The register tile walks the copy's rows (k) with
-/// the row length as stride; a power-of-two stride maps them to a few sets
-/// of a set-associative cache, which then miss on every pass (attention's
-/// Kᵀ, 2048 keys: 8 KiB apart). A scratchpad has no sets.
-int64_t rowPadding(Operation *op, RankedTensorType type, int64_t rowLength) {
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!module || !type.hasStaticShape())
+/// Bytes of a line of the innermost memory level of the description
+/// attached to `op`'s module when that level is a cache; 0 otherwise (no
+/// description, or a scratchpad, which has no sets). Rows of a transposed
+/// copy that are a multiple of 1 KiB long are padded by it: the register
+/// tile walks the copy's rows (k) with the row length as stride, and a
+/// power-of-two stride maps them to a few sets of a set-associative cache,
+/// which then miss on every pass (attention's Kᵀ, 2048 keys: 8 KiB apart).
+int64_t innermostCacheLine(Operation *op) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    module = op->getParentOfType<ModuleOp>();
+  if (!module)
     return 0;
   FailureOr<std::optional<hw::Description>> chip = attachedDescription(module);
   if (failed(chip) || !*chip)
@@ -134,11 +137,18 @@ int64_t rowPadding(Operation *op, RankedTensorType type, int64_t rowLength) {
     if (mem.kind != "dram" &&
         (!innermost || mem.capacityBytes < innermost->capacityBytes))
       innermost = &mem;
+  return innermost && innermost->kind == "cache" ? innermost->alignmentBytes
+                                                 : 0;
+}
+
+/// Elements by which rows of `rowLength` elements of `type` are padded.
+int64_t rowPadding(RankedTensorType type, int64_t rowLength,
+                   int64_t lineBytes) {
   int64_t bytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
-  if (!innermost || innermost->kind != "cache" ||
+  if (lineBytes <= 0 || !type.hasStaticShape() ||
       (rowLength * bytes) % 1024 != 0)
     return 0;
-  return std::max<int64_t>(innermost->alignmentBytes / bytes, 1);
+  return std::max<int64_t>(lineBytes / bytes, 1);
 }
 
 struct NormalizeContractions
@@ -182,6 +192,9 @@ struct NormalizeContractions
       if (stridedInput(op))
         ops.push_back(op);
     });
+    if (ops.empty())
+      return;
+    int64_t lineBytes = innermostCacheLine(getOperation());
     IRRewriter rw(&getContext());
     for (linalg::LinalgOp op : ops) {
       auto [index, perm] = *stridedInput(op);
@@ -203,7 +216,7 @@ struct NormalizeContractions
         permuted.push_back(sizes[d]);
       rw.setInsertionPoint(*generic);
       // Padded rows: the copy is a slice of a wider buffer.
-      int64_t pad = rowPadding(*generic, type, type.getShape()[perm.back()]);
+      int64_t pad = rowPadding(type, type.getShape()[perm.back()], lineBytes);
       Value empty;
       if (pad > 0) {
         // An allocation, not a tensor.empty: a slice of an empty tensor
