@@ -124,11 +124,12 @@ void predict(const LoopNest &nest, const hw::Description &chip, Schedule &s) {
 /// Splits loop `d` (alone) over `parts` instances. Equal parts when the
 /// extent divides evenly (and, on the vector loop, into whole vectors):
 /// every part then has the same static extent, so its cache tiles are
-/// static and only its last register tile is partial (peeled). Otherwise
-/// whole register tiles per part, the last part shorter: its extent is
-/// known only at run time, and its partial cache tile is padded and copied
-/// in and out once per k tile (a 1024-row GEMM on two cores split as 516
-/// + 508 rows spent 5% of its time in those copies).
+/// static, one body serves all parts, and only its last register tile is
+/// partial (peeled). Otherwise whole register tiles per part, the last part
+/// shorter: S4 gives it a static version of the body of its own
+/// (GridVersions.cpp); before that, its extent was known only at run time
+/// and its tiles were padded and copied once per k tile (a 1024-row GEMM on
+/// two cores split as 516 + 508 rows spent 5% of its time in those copies).
 void splitLoop(const LoopNest &nest, int64_t d, int64_t parts, Schedule &s) {
   s.grid.assign(nest.extents.size(), 0);
   int64_t extent = nest.extents[d];
