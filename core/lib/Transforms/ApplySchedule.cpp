@@ -1232,8 +1232,17 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
         // Already inside the grid and cache loops: registers only.
         Schedule schedule = chooseSchedule(loopNestOf(op), *chip);
         schedule.grid.clear();
-        schedule.tiles.clear();
         schedule.promote.clear();
+        // A group's contraction keeps its cache tiles over reduction dims:
+        // attention's P*V over 2048 keys otherwise streams a whole column
+        // panel of V through each register tile; tiled, one L1 panel serves
+        // every register tile of the block.
+        SmallVector<utils::IteratorType> types = op.getIteratorTypesArray();
+        for (TileLevel &level : schedule.tiles)
+          for (size_t d = 0; d < level.sizes.size() && d < types.size(); ++d)
+            if (types[d] != utils::IteratorType::reduction ||
+                schedule.kind != "contraction")
+              level.sizes[d] = 0;
         FailureOr<Operation *> tiled = apply(rw, op, schedule, false);
         if (failed(tiled))
           return signalPassFailure();

@@ -26,7 +26,12 @@
 // CHECK: scf.yield %{{.*}} : vector<1x1x128xf32>
 // CHECK: vector.multi_reduction <add>, %{{.*}}, %{{.*}} [2] : vector<1x1x128xf32> to vector<1x1xf32>
 // CHECK: arith.divf
-// P*V for the block.
-// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c1 iter_args(%{{.*}}) -> (vector<1x6x64xf32>)
+// P*V for the block, over keys in L1 tiles of 128 (a 128x64 panel of V
+// serves every register tile of the block), not one pass over all 256 keys
+// per register tile.
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c128
+// CHECK-NOT: iter_args(%{{.*}}) -> (vector<1x6x64xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c126 step %c6
+// CHECK: scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args(%{{.*}}) -> (vector<1x6x64xf32>)
 // CHECK: {mapping = [#strata.grid<"core">]}
 // CHECK-NOT: 8x256x256
