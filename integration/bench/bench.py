@@ -389,6 +389,10 @@ def select_workloads(quick, only):
                 or fnmatch.fnmatchcase(w[0], pat)]
         if not hits and pat in everything:
             hits = [everything[pat]]
+        # Any GEMM shape by name (gemm_MxNxK), to measure unseen shapes.
+        shape = re.fullmatch(r"gemm_(\d+)x(\d+)x(\d+)", pat)
+        if not hits and shape:
+            hits = [(pat, "matmul", tuple(int(v) for v in shape.groups()))]
         if not hits:
             names = ", ".join(w[0] for w in pool)
             sys.exit(f"bench.py: --only {pat!r} matches no workload; "

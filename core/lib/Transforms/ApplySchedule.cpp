@@ -345,6 +345,68 @@ void vectorizeTile(RewriterBase &rw, linalg::LinalgOp linalgOp,
     rw.replaceOp(current, vectorized->replacements);
 }
 
+/// Tiles a cache tile `op` into register tiles. When its output starts as
+/// a fill here (the tile holds the whole reduction, as with a short K or an
+/// attention's Q*K^T), the fill is fused into each register tile, whose
+/// accumulators then start from the fill's value in registers: a separate
+/// fill pass stored the whole output tile first, and its stores missed the
+/// caches on a first touch (a quarter of a 3000x3000x100 GEMM).
+FailureOr<Operation *>
+tileRegisters(RewriterBase &rw, Operation *op, ArrayRef<int64_t> sizes,
+              ArrayRef<int64_t> order,
+              SmallVectorImpl<LoopLikeOpInterface> &loops) {
+  SmallVector<utils::IteratorType> types =
+      cast<linalg::LinalgOp>(op).getIteratorTypesArray();
+  // The fill may only enter loops over parallel dims: the reduction loops
+  // must be innermost.
+  bool reductionSeen = false, reductionsInnermost = true;
+  for (int64_t d : loopsOfDims(sizes, order)) {
+    bool reduction = types[d] == utils::IteratorType::reduction;
+    reductionsInnermost &= reduction || !reductionSeen;
+    reductionSeen |= reduction;
+  }
+  if (!initIsFill(op) || !reductionsInnermost)
+    return tile(rw, op, sizes, order, scf::SCFTilingOptions::LoopType::ForOp,
+                {}, &loops);
+  SmallVector<int64_t> parallel(sizes), reduction(sizes.size(), 0);
+  for (size_t d = 0; d < sizes.size(); ++d)
+    if (types[d] == utils::IteratorType::reduction)
+      std::swap(parallel[d], reduction[d]);
+  FailureOr<Operation *> tiled =
+      tile(rw, op, parallel, order, scf::SCFTilingOptions::LoopType::ForOp, {},
+           &loops, /*fuseFills=*/true);
+  if (failed(tiled))
+    return failure();
+  // The fused fill is one register tile too: vectorized whole, its stored
+  // vector folds into the accumulators' first read.
+  // Its sizes are the register tile's along the output's dims (a partial
+  // tile's are dynamic until peeling makes them static).
+  auto registerOp = cast<linalg::LinalgOp>(*tiled);
+  SmallVector<int64_t> extents = registerOp.getStaticLoopRanges();
+  for (OpOperand &init : registerOp.getDpsInitsMutable()) {
+    auto fill = init.get().getDefiningOp<linalg::FillOp>();
+    if (!fill)
+      continue;
+    SmallVector<int64_t> shape;
+    for (AffineExpr result :
+         registerOp.getMatchingIndexingMap(&init).getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(result);
+      int64_t size = dim ? parallel[dim.getPosition()] : 1;
+      if (size == 0)
+        size = ShapedType::isDynamic(extents[dim.getPosition()])
+                   ? 1
+                   : extents[dim.getPosition()];
+      shape.push_back(size);
+    }
+    fill->setAttr(kRegisterAttrName, rw.getDenseI64ArrayAttr(shape));
+  }
+  SmallVector<LoopLikeOpInterface> inner;
+  tiled = tile(rw, *tiled, reduction, order,
+               scf::SCFTilingOptions::LoopType::ForOp, {}, &inner);
+  loops.append(inner.begin(), inner.end());
+  return tiled;
+}
+
 /// Packs, register-tiles and vectorizes one cache tile.
 LogicalResult finishTile(RewriterBase &rw, Operation *current,
                          const Schedule &s) {
@@ -430,8 +492,7 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
       registerSizes[d] = extents[d];
   SmallVector<LoopLikeOpInterface> loops;
   FailureOr<Operation *> tiled =
-      tile(rw, current, registerSizes, s.registerOrder,
-           scf::SCFTilingOptions::LoopType::ForOp, {}, &loops);
+      tileRegisters(rw, current, registerSizes, s.registerOrder, loops);
   if (failed(tiled))
     return failure();
   // Vectorized later, once the peeled tiles have static shapes.
@@ -697,6 +758,16 @@ FailureOr<Operation *> applyTiles(RewriterBase &rw, Operation *current,
     for (size_t d = 0; d < loops && d < level.sizes.size(); ++d)
       if (level.sizes[d] != 0)
         cacheSizes[d] = level.sizes[d];
+  // A reduction held whole by its tile gets no loop: the fill of the
+  // accumulator then reaches the innermost tiles (see tileRegisters).
+  SmallVector<int64_t> extents =
+      cast<linalg::LinalgOp>(current).getStaticLoopRanges();
+  SmallVector<utils::IteratorType> types =
+      cast<linalg::LinalgOp>(current).getIteratorTypesArray();
+  for (size_t d = 0; d < loops; ++d)
+    if (types[d] == utils::IteratorType::reduction &&
+        !ShapedType::isDynamic(extents[d]) && cacheSizes[d] >= extents[d])
+      cacheSizes[d] = 0;
   SmallVector<LoopLikeOpInterface> cacheLoops;
   bool epilogue = fuseEpilogue && contraction && epilogueOf(current);
   if (epilogue || (contraction && initIsFill(current))) {
@@ -706,8 +777,6 @@ FailureOr<Operation *> applyTiles(RewriterBase &rw, Operation *current,
     // first, with the fill fused into them and the epilogue fused after the
     // reduction loops, then the remaining loops tile the contraction alone.
     SmallVector<int64_t> outer(loops, 0), inner = cacheSizes;
-    SmallVector<utils::IteratorType> types =
-        cast<linalg::LinalgOp>(current).getIteratorTypesArray();
     for (int64_t d : completeOrder(s.tileOrder, loops)) {
       if (cacheSizes[d] == 0)
         continue;
@@ -1209,11 +1278,15 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
     hoistPacking(getOperation());
     // Ops that tiling created inside the loops (the copies back from packed
     // tiles, fills of tiles) get the model's schedule too: a plugin lowers
-    // plain loops only outside tiled code.
+    // plain loops only outside tiled code. Register tiles go through it
+    // again, so a tile narrower than the register tile (48 lanes) is split
+    // into power-of-two widths (32 + 16); a fill fused into a register
+    // tile stays whole.
     SmallVector<linalg::LinalgOp> inner;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics() &&
-          op->getParentOfType<LoopLikeOpInterface>())
+          op->getParentOfType<LoopLikeOpInterface>() &&
+          !(isa<linalg::FillOp>(op) && op->hasAttr(kRegisterAttrName)))
         inner.push_back(op);
     });
     if (!inner.empty()) {
