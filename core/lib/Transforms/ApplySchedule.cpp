@@ -78,19 +78,22 @@ SmallVector<int64_t> loopsOfDims(ArrayRef<int64_t> sizes,
 }
 
 /// Peels the scf.for loops among `loops` (made by tiling with `sizes` in
-/// `order`) that run over parallel dims `keep` accepts, innermost first: the
+/// `order`) that run over parallel dims (and reduction dims, with
+/// `reductions`) `keep` accepts, innermost first: the
 /// remainder of an outer loop is a clone of its body, so its inner loops
 /// are then already peeled. Outermost first, the inner loops of an outer
 /// remainder kept dynamic tiles, whose operands were copied into padded
 /// buffers (the last n tile of a 1024^3 GEMM copied A and C: 4% of it).
-void peelParallel(RewriterBase &rw, ArrayRef<LoopLikeOpInterface> loops,
-                  ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
-                  ArrayRef<utils::IteratorType> types,
-                  llvm::function_ref<bool(int64_t)> keep) {
+void peelTileLoops(RewriterBase &rw, ArrayRef<LoopLikeOpInterface> loops,
+                   ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
+                   ArrayRef<utils::IteratorType> types,
+                   llvm::function_ref<bool(int64_t)> keep,
+                   bool reductions = false) {
   SmallVector<scf::ForOp> peel;
   for (auto [d, loop] : llvm::zip(loopsOfDims(sizes, order), loops)) {
     auto forOp = dyn_cast<scf::ForOp>(LoopLikeOpInterface(loop).getOperation());
-    if (forOp && types[d] == utils::IteratorType::parallel && keep(d))
+    if (forOp && (reductions || types[d] == utils::IteratorType::parallel) &&
+        keep(d))
       peel.push_back(forOp);
   }
   std::reverse(peel.begin(), peel.end());
@@ -505,11 +508,11 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
       loop->setAttr(kAccumulateAttrName, rw.getUnitAttr());
   // A static loop with a partial last register tile is peeled: full tiles
   // and one smaller static tile, each vectorized without masks.
-  peelParallel(rw, loops, registerSizes, s.registerOrder, types,
-               [&](int64_t d) {
-                 return !ShapedType::isDynamic(extents[d]) &&
-                        extents[d] % registerSizes[d] != 0;
-               });
+  peelTileLoops(rw, loops, registerSizes, s.registerOrder, types,
+                [&](int64_t d) {
+                  return !ShapedType::isDynamic(extents[d]) &&
+                         extents[d] % registerSizes[d] != 0;
+                });
   return success();
 }
 
@@ -816,16 +819,19 @@ FailureOr<Operation *> applyTiles(RewriterBase &rw, Operation *current,
     current = *tiled;
   }
 
-  // Peel the parallel cache loops: full tiles get static shapes, so padding
-  // their outputs folds away and accumulators stay in place; only the last,
-  // partial tiles copy their outputs into padded buffers. The tiled op and
-  // its clones in the remainder loops are marked and finished one by one.
+  // Peel the cache loops: full tiles get static shapes, so padding their
+  // outputs folds away and accumulators stay in place; only the last,
+  // partial tiles copy their outputs into padded buffers. A partial last
+  // reduction tile is peeled too: dynamic, it was padded with zeros, so
+  // operands read in place were copied (a prime K copied A once per k tile
+  // and n tile). The tiled op and its clones in the remainder loops are
+  // marked and finished one by one.
   current->setAttr(kTileAttrName, rw.getUnitAttr());
-  // Only loops over parallel dims: reductions are padded with zeros.
   if (!s.promote.empty())
-    peelParallel(rw, cacheLoops, cacheSizes, s.tileOrder,
-                 cast<linalg::LinalgOp>(current).getIteratorTypesArray(),
-                 [](int64_t) { return true; });
+    peelTileLoops(
+        rw, cacheLoops, cacheSizes, s.tileOrder,
+        cast<linalg::LinalgOp>(current).getIteratorTypesArray(),
+        [](int64_t) { return true; }, /*reductions=*/true);
   return current;
 }
 
@@ -1289,6 +1295,16 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
           !(isa<linalg::FillOp>(op) && op->hasAttr(kRegisterAttrName)))
         inner.push_back(op);
     });
+    // Fills last: a contraction fuses the fill of its accumulator into its
+    // register tiles (see tileRegisters), which needs the fill untiled.
+    SmallVector<linalg::LinalgOp> fills;
+    llvm::erase_if(inner, [&](linalg::LinalgOp op) {
+      if (!isa<linalg::FillOp>(op))
+        return false;
+      fills.push_back(op);
+      return true;
+    });
+    inner.append(fills.begin(), fills.end());
     if (!inner.empty()) {
       auto module = dyn_cast<ModuleOp>(getOperation());
       if (!module)
@@ -1302,6 +1318,10 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
       if (failed(chip))
         return signalPassFailure();
       for (linalg::LinalgOp op : inner) {
+        if (isa<linalg::FillOp>(op) && op->use_empty()) {
+          rw.eraseOp(op);
+          continue;
+        }
         // Already inside the grid and cache loops: registers only.
         Schedule schedule = chooseSchedule(loopNestOf(op), *chip);
         schedule.grid.clear();

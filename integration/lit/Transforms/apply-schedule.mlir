@@ -35,15 +35,19 @@ func.func @matmul(%a: tensor<100x40xf32>, %b: tensor<40x96xf32>, %c: tensor<100x
 // A zero-filled accumulator is filled where it is first used: the fill is
 // fused into the grid loop and the cache loops over parallel dims before
 // the k loop (each thread fills its own n tile while it is in cache), not
-// done over the whole output before the nest.
+// done over the whole output before the nest. K = 40 in tiles of 16 is
+// two full k tiles and a static 8-long one, peeled (not padded with zeros).
 // CHECK-LABEL: func.func @zero_filled
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<100x96xf32>
 // CHECK-NOT: linalg.fill
 // CHECK: scf.forall (%{{.*}}) = (0) to (100) step (50) shared_outs(%{{.*}} = %[[E]])
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c50 step %c1
 // CHECK: vector.transfer_write %{{.*}} : vector<1x64xf32>, tensor<1x64xf32>
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c40 step %c16
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c32 step %c16
 // CHECK: vector.contract
+// CHECK-NOT: tensor<24x16xf32>
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+// CHECK: return
 func.func @zero_filled(%a: tensor<100x40xf32>, %b: tensor<40x96xf32>) -> tensor<100x96xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<100x96xf32>

@@ -7,13 +7,17 @@
 // RUN: strata-compile %S/../../../examples/models/attention.mlir --target=host-x86-avx512 --emit=mlir -o - | FileCheck %s
 
 // CHECK-LABEL: func.func @attention
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<1x6x64xf32>
 // CHECK-NOT: 8x256x256
 // CHECK: memref.alloc() {{.*}} : memref<8x64x256xf32>
 // CHECK: scf.forall (%{{.*}}) = (0) to (8) step (4)
 // CHECK: memref.alloc() {{.*}} : memref<1x128x256xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c256 step %c128
-// Q*K^T for the block.
+// Q*K^T for the block: its 64 keys are one tile, so the register tiles
+// start from zero, with no pass that zeroes the block's scores first.
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (vector<1x6x64xf32>)
 // CHECK: vector.contract {{.*}} vector<1x6x1xf32>, vector<1x1x64xf32> into vector<1x6x64xf32>
 // The softmax of its rows, one row at a time: each row's maximum and sum
 // keep a register tile of partial results across the keys and fold it
