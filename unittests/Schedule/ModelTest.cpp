@@ -346,6 +346,9 @@ TEST(ScheduleModel, AIsPackedOnlyWhenTheOutermostCacheCannotKeepIt) {
   // again, so it is packed.
   Schedule big = chooseSchedule(matmulNest(8192, 512, 8192), chip);
   EXPECT_EQ(big.promote, (std::vector<int64_t>{0, 1}));
+  // As large, but 64 columns: one n tile reads A once, in place.
+  Schedule narrow = chooseSchedule(matmulNest(8192, 64, 8192), chip);
+  EXPECT_EQ(narrow.promote, (std::vector<int64_t>{1}));
 }
 
 TEST(ScheduleModel, GridSplitsTheLoopThatLeavesPartsLessToRead) {

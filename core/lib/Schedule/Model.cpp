@@ -402,14 +402,17 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   // streams cannot hide that latency where a bulk copy of whole rows can
   // (4096^3 on one core: 0.87 of the anchors packed, 0.67 in place). A
   // windowed A (a convolution's input) is read in place: its rows overlap.
+  // Nor is A packed when one n tile covers the part's n: A is then read
+  // once, and a copy only adds a pass (2500x64x2500 packed its 25 MB A).
   // Tiles of dynamic extent are padded by copies anyway (S4).
   double aBytes = double(eb);
   for (int64_t d : a->dims)
     if (d >= 0)
       aBytes *= double(partExtent(d));
-  bool aFits = caches.empty() || aBytes <= caches.back().bytes / 2;
-  s.promote = a->windowed() || aFits ? std::vector<int64_t>{bIndex}
-                                     : std::vector<int64_t>{aIndex, bIndex};
+  bool aInPlace = caches.empty() || aBytes <= caches.back().bytes / 2 ||
+                  nc >= partExtent(n);
+  s.promote = a->windowed() || aInPlace ? std::vector<int64_t>{bIndex}
+                                        : std::vector<int64_t>{aIndex, bIndex};
   return true;
 }
 } // namespace
