@@ -612,6 +612,21 @@ TEST(ScheduleModel, RowReduction) {
   EXPECT_TRUE(s.tiles.empty());
 }
 
+// A matrix times a vector (a matmul with one column): the output's loop is
+// shorter than a vector, so the contiguous k loop of both inputs is
+// vectorized with partial sums, as in a row sum; with 16 columns (one
+// vector) it stays a contraction along n.
+TEST(ScheduleModel, MatrixTimesVectorVectorizesItsReduction) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  Schedule s = chooseSchedule(matmulNest(4096, 1, 4096), chip);
+  EXPECT_EQ(s.kind, "reduction");
+  EXPECT_EQ(s.vectorDim, 2);
+  EXPECT_TRUE(s.partialReduction);
+  Schedule wide = chooseSchedule(matmulNest(4096, 16, 4096), chip);
+  EXPECT_EQ(wide.kind, "contraction");
+  EXPECT_EQ(wide.vectorDim, 1);
+}
+
 // A layernorm's variance var[r] = sum_c (x[r, c] - mean[r])^2: the row's
 // mean is indexed by the output's loop r, but it is a broadcast operand;
 // the data is contiguous along the reduction c, which is vectorized.

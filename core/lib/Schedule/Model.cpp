@@ -466,7 +466,12 @@ Schedule strata::chooseSchedule(const LoopNest &nest,
       else if (op.dims.back() >= 0 && nest.reduction[op.dims.back()])
         inputAcross = true;
     }
-    if (inputAlong || !inputAcross)
+    // An output loop shorter than a vector (a matrix times a vector: one
+    // column) would fill a vector with padding; a long contiguous reduction
+    // is vectorized instead.
+    bool shortCandidate = nest.extents[candidate] >= 0 &&
+                          nest.extents[candidate] < width && inputAcross;
+    if ((inputAlong || !inputAcross) && !shortCandidate)
       s.vectorDim = candidate;
   }
   if (s.vectorDim < 0)
