@@ -374,6 +374,31 @@ QUICK_WORKLOADS = [
 ]
 
 
+# name pattern -> kind, dims from the pattern's numbers (harness order)
+SHAPED_NAMES = [
+    (r"gemm_(\d+)x(\d+)x(\d+)", "matmul", lambda m, n, k: (m, n, k)),
+    (r"mlp_(\d+)x(\d+)x(\d+)", "mlp", lambda m, k, n: (m, k, n)),
+    (r"conv(\d+)x(\d+)_(\d+)x(\d+)x(\d+)x(\d+)", "conv",
+     lambda kh, kw, oh, ow, c, f: (1, oh, ow, c, f, kh, kw)),
+    (r"softmax_(\d+)x(\d+)", "softmax", lambda r, c: (r, c)),
+    (r"layernorm_(\d+)x(\d+)", "layernorm", lambda r, c: (r, c)),
+    (r"eltwise_(\d+)x(\d+)", "eltwise", lambda r, c: (r, c)),
+    (r"attention_causal_(\d+)x(\d+)x(\d+)", "attention_causal",
+     lambda b, s, d: (b, s, d)),
+    (r"attention_(\d+)x(\d+)x(\d+)", "attention", lambda b, s, d: (b, s, d)),
+]
+
+
+def shaped_workload(name):
+    """The workload a name in the benchmark's naming form describes
+    (gemm_1000x37x511), or None."""
+    for pattern, kind, dims in SHAPED_NAMES:
+        match = re.fullmatch(pattern, name)
+        if match:
+            return (name, kind, dims(*(int(v) for v in match.groups())))
+    return None
+
+
 def select_workloads(quick, only):
     pool = QUICK_WORKLOADS if quick else FULL_WORKLOADS
     if not only:
@@ -389,10 +414,12 @@ def select_workloads(quick, only):
                 or fnmatch.fnmatchcase(w[0], pat)]
         if not hits and pat in everything:
             hits = [everything[pat]]
-        # Any GEMM shape by name (gemm_MxNxK), to measure unseen shapes.
-        shape = re.fullmatch(r"gemm_(\d+)x(\d+)x(\d+)", pat)
-        if not hits and shape:
-            hits = [(pat, "matmul", tuple(int(v) for v in shape.groups()))]
+        # Any shape by name, in the names' own form (gemm_MxNxK,
+        # conv3x3_HxWxCxF, softmax_RxC, ...), to measure unseen shapes.
+        if not hits:
+            shaped = shaped_workload(pat)
+            if shaped:
+                hits = [shaped]
         if not hits:
             names = ", ".join(w[0] for w in pool)
             sys.exit(f"bench.py: --only {pat!r} matches no workload; "

@@ -3,8 +3,8 @@
 // Three phases, so that no pattern undoes another: first a product added to
 // an accumulator becomes one multiply-add; then contractions, transposes,
 // reductions and masks become outer products and elementwise ops; then outer
-// products become broadcast multiply-adds and n-D transfers become unrolled
-// 1-D loads and stores.
+// products become broadcast multiply-adds, n-D transfers become unrolled
+// 1-D loads and stores, and reductions to a scalar become trees.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
@@ -64,6 +64,66 @@ struct MultiplyAddToFma : OpRewritePattern<arith::AddFOp> {
   }
 };
 
+/// A float reduction of a 1-D vector to a scalar becomes a tree: halves
+/// combined elementwise until one lane is left. The backend otherwise adds
+/// the lanes in order (a float sum may not be reassociated), one dependent
+/// scalar add per lane, and scalarizes a NaN-aware maximum: a softmax over
+/// rows of 32 spent all its time in such chains. The tree only reorders
+/// what the register tile's partial results already reassociate.
+struct TreeReduction : OpRewritePattern<vector::ReductionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ReductionOp reduction,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = reduction.getSourceVectorType();
+    // A masked reduction is one op inside its vector.mask.
+    if (isa<vector::MaskOp>(reduction->getParentOp()))
+      return failure();
+    if (type.getRank() != 1 || type.isScalable() ||
+        !isa<FloatType>(type.getElementType()) || type.getNumElements() < 2 ||
+        type.getNumElements() % 2 != 0)
+      return failure();
+    Location loc = reduction.getLoc();
+    vector::CombiningKind kind = reduction.getKind();
+    auto combine = [&](Value a, Value b) -> Value {
+      return vector::makeArithReduction(rewriter, loc, kind, a, b);
+    };
+    switch (kind) {
+    case vector::CombiningKind::ADD:
+    case vector::CombiningKind::MUL:
+    case vector::CombiningKind::MAXNUMF:
+    case vector::CombiningKind::MINNUMF:
+    case vector::CombiningKind::MAXIMUMF:
+    case vector::CombiningKind::MINIMUMF:
+      break;
+    default:
+      return failure();
+    }
+    Value value = reduction.getVector();
+    int64_t lanes = type.getNumElements();
+    while (lanes > 1 && lanes % 2 == 0) {
+      int64_t half = lanes / 2;
+      Value low = vector::ExtractStridedSliceOp::create(
+          rewriter, loc, value, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{half},
+          ArrayRef<int64_t>{1});
+      Value high = vector::ExtractStridedSliceOp::create(
+          rewriter, loc, value, ArrayRef<int64_t>{half},
+          ArrayRef<int64_t>{half}, ArrayRef<int64_t>{1});
+      value = combine(low, high);
+      lanes = half;
+    }
+    Value result =
+        lanes == 1 ? vector::ExtractOp::create(rewriter, loc, value, int64_t(0))
+                         .getResult()
+                   : vector::ReductionOp::create(rewriter, loc, kind, value)
+                         .getResult();
+    if (Value acc = reduction.getAcc())
+      result = combine(result, acc);
+    rewriter.replaceOp(reduction, result);
+    return success();
+  }
+};
+
 struct LowerVectors : strata::impl::StrataLowerVectorsBase<LowerVectors> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
@@ -89,6 +149,7 @@ struct LowerVectors : strata::impl::StrataLowerVectorsBase<LowerVectors> {
     }
     {
       RewritePatternSet patterns(ctx);
+      patterns.add<TreeReduction>(ctx);
       vector::populateVectorOuterProductLoweringPatterns(patterns);
       vector::populateVectorBroadcastLoweringPatterns(patterns);
       vector::populateVectorTransferLoweringPatterns(patterns,

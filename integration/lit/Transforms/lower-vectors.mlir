@@ -49,3 +49,35 @@ func.func @shared_product(%a: vector<16xf32>, %b: vector<16xf32>, %acc: vector<1
   %r = arith.addf %acc, %p : vector<16xf32>
   return %r, %p : vector<16xf32>, vector<16xf32>
 }
+
+// A row's sum and maximum reduce as trees: halves combined elementwise
+// (32 -> 16 -> 8 -> 4 -> 2 -> 1 lanes), then the accumulator; no ordered
+// vector.reduction is left for the backend to expand lane by lane.
+// CHECK-LABEL: func.func @row_reductions
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [16], strides = [1]} : vector<32xf32> to vector<16xf32>
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [16], sizes = [16], strides = [1]} : vector<32xf32> to vector<16xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<1xf32>
+// CHECK: vector.extract %{{.*}}[0] : f32 from vector<1xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.maxnumf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: arith.maxnumf %{{.*}}, %{{.*}} : vector<1xf32>
+// CHECK-NOT: vector.reduction
+// CHECK: return
+func.func @row_reductions(%v: vector<32xf32>, %acc: f32) -> (f32, f32) {
+  %s = vector.reduction <add>, %v, %acc : vector<32xf32> into f32
+  %m = vector.reduction <maxnumf>, %v : vector<32xf32> into f32
+  return %s, %m : f32, f32
+}
+
+// A masked reduction (a ragged row's tail) stays the one op its vector.mask
+// holds.
+// CHECK-LABEL: func.func @masked_reduction
+// CHECK: vector.mask %{{.*}} { vector.reduction <add>
+func.func @masked_reduction(%v: vector<32xf32>, %m: vector<32xi1>, %acc: f32) -> f32 {
+  %s = vector.mask %m { vector.reduction <add>, %v, %acc : vector<32xf32> into f32 } : vector<32xi1> -> f32
+  return %s : f32
+}
