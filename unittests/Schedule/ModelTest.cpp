@@ -578,6 +578,26 @@ TEST(ScheduleModel, ElementwiseAvx512) {
   EXPECT_EQ(s.grid, (std::vector<int64_t>{512, 0}));
 }
 
+// A transpose out[i, j] = in[j, i] (the input contiguous along i) takes a
+// square register tile of a vector's width: 16 x 16 with AVX-512, 8 x 8
+// with AVX2. A row's broadcast operand (indexed by the row alone) is no
+// transpose.
+TEST(ScheduleModel, TransposeTakesASquareRegisterTile) {
+  LoopNest nest;
+  nest.extents = {4096, 4096};
+  nest.reduction = {false, false};
+  nest.operands = {{{1, 0}, false}, {{0, 1}, true}};
+  Schedule wide = chooseSchedule(nest, loadShipped("host-x86-avx512"));
+  EXPECT_EQ(wide.kind, "elementwise");
+  EXPECT_EQ(wide.vectorDim, 1);
+  EXPECT_EQ(wide.registerTile, (std::vector<int64_t>{16, 16}));
+  Schedule narrow = chooseSchedule(nest, loadShipped("host-x86-avx2"));
+  EXPECT_EQ(narrow.registerTile, (std::vector<int64_t>{8, 8}));
+  nest.operands = {{{0, 1}, false}, {{0}, false}, {{0, 1}, true}};
+  Schedule broadcast = chooseSchedule(nest, loadShipped("host-x86-avx512"));
+  EXPECT_EQ(broadcast.registerTile[0], 1);
+}
+
 TEST(ScheduleModel, ElementwiseAvx2) {
   hw::Description chip = loadShipped("host-x86-avx2");
   // 3 operands: 16 / 4 = 4 vectors of 8 = 32.

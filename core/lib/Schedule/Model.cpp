@@ -505,6 +505,25 @@ Schedule strata::chooseSchedule(const LoopNest &nest,
       pow2 *= 2;
     s.registerTile[s.vectorDim] =
         std::min(pow2 * width, roundUp(nest.extents[s.vectorDim], width));
+    // A transposing op (an input contiguous along another parallel loop)
+    // takes a square tile of a vector's width on both loops: it reads whole
+    // lines of the input and writes whole lines of the output, and the
+    // transposition stays in registers. One output vector at a time read a
+    // column of the input, an element per line (4096^2: 1 GB/s).
+    // Only an input that also runs along the vector loop is transposed; a
+    // broadcast operand (a row's sum, indexed by the row alone) is not.
+    if (!s.partialReduction && s.kind == "elementwise")
+      for (const LoopNest::Operand &op : nest.operands) {
+        int64_t d = op.dims.empty() ? -1 : op.dims.back();
+        if (op.output || d < 0 || d == s.vectorDim || nest.reduction[d] ||
+            std::find(op.dims.begin(), op.dims.end(), s.vectorDim) ==
+                op.dims.end() ||
+            nest.extents[d] < width || nest.extents[s.vectorDim] < width)
+          continue;
+        s.registerTile[s.vectorDim] = width;
+        s.registerTile[d] = width;
+        break;
+      }
   }
   for (size_t d = 0; d < loops; ++d)
     s.registerOrder.push_back(int64_t(d));

@@ -138,7 +138,7 @@ struct LowerVectors : strata::impl::StrataLowerVectorsBase<LowerVectors> {
       vector::populateVectorContractLoweringPatterns(
           patterns, vector::VectorContractLowering::OuterProduct);
       vector::populateVectorTransposeLoweringPatterns(
-          patterns, vector::VectorTransposeLowering::EltWise);
+          patterns, vector::VectorTransposeLowering::Shuffle16x16);
       vector::populateVectorMultiReductionLoweringPatterns(
           patterns, vector::VectorMultiReductionLowering::InnerReduction);
       vector::populateVectorMaskOpLoweringPatterns(patterns);
