@@ -458,15 +458,25 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
     extents = linalgCurrent.getStaticLoopRanges();
   }
   if (partial) {
+    // The other reduction loops (the rows of a whole-tensor sum) step by
+    // their register tile into the same partial results: whole, they
+    // would be one vector as large as the tensor.
     SmallVector<int64_t> partialSizes(extents.size(), 0);
-    partialSizes[s.vectorDim] = registerSizes[s.vectorDim];
+    SmallVector<unsigned> reductionDims;
+    for (size_t d = 0; d < extents.size(); ++d) {
+      if (types[d] != utils::IteratorType::reduction)
+        continue;
+      partialSizes[d] =
+          d < registerSizes.size() ? std::max<int64_t>(registerSizes[d], 1) : 1;
+      reductionDims.push_back(unsigned(d));
+    }
     scf::SCFTilingOptions options;
     options.setTileSizes(getAsIndexOpFoldResult(rw.getContext(), partialSizes));
 
     options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
     options.setReductionTilingStrategy(
         ReductionTilingStrategy::PartialReductionOuterReduction);
-    options.setReductionDims({unsigned(s.vectorDim)});
+    options.setReductionDims(reductionDims);
     rw.setInsertionPoint(current);
     FailureOr<scf::SCFTilingResult> result =
         scf::tileUsingSCF(rw, cast<TilingInterface>(current), options);
