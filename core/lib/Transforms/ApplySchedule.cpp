@@ -988,6 +988,13 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
           Operation *def = producer.getOwner();
           std::string kind = scheduleKind(def);
+          // A producer whose whole result every tile reads (a softmax's
+          // column maxima, per row of a softmax over columns) would be
+          // recomputed on every iteration: it is made once, outside.
+          auto whole = dyn_cast<RankedTensorType>(producer.getType());
+          if (whole && whole.hasStaticShape() &&
+              slice.getResultType().getShape() == whole.getShape())
+            return std::nullopt;
           // A fused contraction's operands are read whole by every block
           // (K^T for each block of queries): made once, outside.
           bool readByContraction =
