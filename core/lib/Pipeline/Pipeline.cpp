@@ -48,16 +48,17 @@ void strata::buildPreparePipeline(OpPassManager &pm) {
 void strata::buildGroupPipeline(OpPassManager &pm, const hw::Description &chip,
                                 const CoreOptions &options) {
   // Booleans between ops become bytes where S4's groups take them in (the
-  // host's row-block groups); the lane-group and scratchpad-grid mappings
-  // have no integer row reductions and keep them as the plain ops they
-  // lower without a schedule.
+  // host's row-block groups), and bf16/f16 contractions sum in f32 (the
+  // host's register tiles would keep bf16 accumulators); the lane-group
+  // and scratchpad-grid mappings have no integer row reductions and choose
+  // their own accumulator types, and keep the plain ops.
   bool widen = !usesHierarchyPipeline(chip) && !gridScratchpad(chip);
   std::string fuse =
       options.fuse ? std::string("strata-fuse-elementwise,canonicalize,") +
                          (widen ? "strata-widen-booleans,canonicalize," : "")
                    : "";
   addPipeline(pm, "func.func(strata-decompose-windows{contractions=false}," +
-                      fuse +
+                      fuse + (widen ? "strata-widen-accumulators," : "") +
                       "strata-normalize-contractions,"
                       "strata-reciprocal-divisions),canonicalize");
 }
