@@ -39,6 +39,25 @@ public:
                         "the cpu plugin needs a vector unit: expected an "
                         "object with width_bits",
                         0, 0});
+    const nlohmann::json &options = chip.targetOptions;
+    if (!options.is_object())
+      return;
+    if (options.contains("cpu") && !options["cpu"].is_string())
+      errors.push_back({"/target_options/cpu",
+                        "expected a string: an LLVM cpu name (znver5)", 0, 0});
+    if (options.contains("features")) {
+      const nlohmann::json &features = options["features"];
+      if (!features.is_array())
+        errors.push_back({"/target_options/features",
+                          "expected an array of LLVM feature names", 0, 0});
+      else
+        for (size_t i = 0; i < features.size(); ++i)
+          if (!features[i].is_string())
+            errors.push_back({"/target_options/features/" + std::to_string(i),
+                              "expected a string: an LLVM feature name "
+                              "(avx512bf16)",
+                              0, 0});
+    }
   }
 
   std::optional<std::string> describeHost() const override {
@@ -69,8 +88,22 @@ public:
   llvm::Error writeArtifact(mlir::ModuleOp lowered, const hw::Description &chip,
                             EmitKind kind,
                             llvm::StringRef path) const override {
+    // A described chip's code is for its target_options' cpu and features
+    // when it names them (znver5 with avx512bf16: x86-64-v4 alone has no
+    // bf16 conversions, which then became calls to a runtime library), else
+    // for its architecture level.
     HostCodegenOptions options;
     options.cpu = chip.name == "host" ? "native" : chip.arch;
+    const nlohmann::json &given = chip.targetOptions;
+    if (chip.name != "host" && given.is_object()) {
+      if (given.contains("cpu") && given["cpu"].is_string())
+        options.cpu = given["cpu"].get<std::string>();
+      if (given.contains("features") && given["features"].is_array())
+        for (const nlohmann::json &feature : given["features"])
+          if (feature.is_string())
+            options.features += (options.features.empty() ? "+" : ",+") +
+                                feature.get<std::string>();
+    }
     return writeHostArtifact(lowered, kind, path, options);
   }
 
