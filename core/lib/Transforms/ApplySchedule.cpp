@@ -78,22 +78,18 @@ SmallVector<int64_t> loopsOfDims(ArrayRef<int64_t> sizes,
 }
 
 /// Peels the scf.for loops among `loops` (made by tiling with `sizes` in
-/// `order`) that run over parallel dims (and reduction dims, with
-/// `reductions`) `keep` accepts, innermost first: the
-/// remainder of an outer loop is a clone of its body, so its inner loops
-/// are then already peeled. Outermost first, the inner loops of an outer
-/// remainder kept dynamic tiles, whose operands were copied into padded
-/// buffers (the last n tile of a 1024^3 GEMM copied A and C: 4% of it).
+/// `order`) that `keep` accepts, innermost first: the remainder of an outer
+/// loop is a clone of its body, so its inner loops are then already
+/// peeled. Outermost first, the inner loops of an outer remainder kept
+/// dynamic tiles, whose operands were copied into padded buffers (the last
+/// n tile of a 1024^3 GEMM copied A and C: 4% of it).
 void peelTileLoops(RewriterBase &rw, ArrayRef<LoopLikeOpInterface> loops,
                    ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
-                   ArrayRef<utils::IteratorType> types,
-                   llvm::function_ref<bool(int64_t)> keep,
-                   bool reductions = false) {
+                   llvm::function_ref<bool(int64_t)> keep) {
   SmallVector<scf::ForOp> peel;
   for (auto [d, loop] : llvm::zip(loopsOfDims(sizes, order), loops)) {
     auto forOp = dyn_cast<scf::ForOp>(LoopLikeOpInterface(loop).getOperation());
-    if (forOp && (reductions || types[d] == utils::IteratorType::parallel) &&
-        keep(d))
+    if (forOp && keep(d))
       peel.push_back(forOp);
   }
   std::reverse(peel.begin(), peel.end());
@@ -518,11 +514,10 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
       loop->setAttr(kAccumulateAttrName, rw.getUnitAttr());
   // A static loop with a partial last register tile is peeled: full tiles
   // and one smaller static tile, each vectorized without masks.
-  peelTileLoops(rw, loops, registerSizes, s.registerOrder, types,
-                [&](int64_t d) {
-                  return !ShapedType::isDynamic(extents[d]) &&
-                         extents[d] % registerSizes[d] != 0;
-                });
+  peelTileLoops(rw, loops, registerSizes, s.registerOrder, [&](int64_t d) {
+    return !ShapedType::isDynamic(extents[d]) &&
+           extents[d] % registerSizes[d] != 0;
+  });
   return success();
 }
 
@@ -838,10 +833,8 @@ FailureOr<Operation *> applyTiles(RewriterBase &rw, Operation *current,
   // marked and finished one by one.
   current->setAttr(kTileAttrName, rw.getUnitAttr());
   if (!s.promote.empty())
-    peelTileLoops(
-        rw, cacheLoops, cacheSizes, s.tileOrder,
-        cast<linalg::LinalgOp>(current).getIteratorTypesArray(),
-        [](int64_t) { return true; }, /*reductions=*/true);
+    peelTileLoops(rw, cacheLoops, cacheSizes, s.tileOrder,
+                  [](int64_t) { return true; });
   return current;
 }
 

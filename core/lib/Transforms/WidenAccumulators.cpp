@@ -10,6 +10,7 @@
 // floats (with extensions of the inputs); others are left alone.
 //
 //===----------------------------------------------------------------------===//
+#include "strata/Transforms/FloatConversions.h"
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,10 +25,10 @@ namespace strata {
 } // namespace strata
 
 using namespace mlir;
+using strata::convertFloats;
+using strata::isNarrowFloat;
 
 namespace {
-bool isNarrowFloat(Type type) { return type.isBF16() || type.isF16(); }
-
 /// Whether `op` is a contraction on tensors with one bf16/f16 output whose
 /// body only multiplies, adds and extends floats.
 bool widenable(linalg::LinalgOp op) {
@@ -41,34 +42,16 @@ bool widenable(linalg::LinalgOp op) {
   if (!body)
     return false;
   for (Operation &inner : body->without_terminator())
-    if (!isa<arith::MulFOp, arith::AddFOp, arith::ExtFOp>(inner))
+    if (!isa<arith::MulFOp, arith::AddFOp, arith::ExtFOp>(inner) ||
+        (isa<arith::ExtFOp>(inner) && !inner.getResult(0).getType().isF32()))
       return false;
   return true;
 }
 
 /// `value` as f32: extended when narrower.
 Value toF32(OpBuilder &b, Location loc, Value value) {
-  Type f32 = b.getF32Type();
-  if (value.getType() == f32)
-    return value;
-  return arith::ExtFOp::create(b, loc, f32, value);
-}
-
-/// An elementwise copy of `source` into `dest`, converting each element
-/// with `convert`.
-Value convertTensor(OpBuilder &b, Location loc, Value source, Value dest,
-                    function_ref<Value(OpBuilder &, Location, Value)> convert) {
-  auto type = cast<RankedTensorType>(dest.getType());
-  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(type.getRank()));
-  SmallVector<utils::IteratorType> iterators(type.getRank(),
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, type, ValueRange{source}, ValueRange{dest}, maps,
-             iterators,
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(nb, nloc, convert(nb, nloc, args[0]));
-             })
-      .getResult(0);
+  return value.getType().isF32() ? value
+                                 : convertFloats(b, loc, value, b.getF32Type());
 }
 
 struct WidenAccumulators
@@ -86,16 +69,17 @@ struct WidenAccumulators
       Value init = op.getDpsInits()[0];
       auto narrow = cast<RankedTensorType>(init.getType());
       auto wide = narrow.clone(rw.getF32Type());
-      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rw, loc, init);
-      Value empty = tensor::EmptyOp::create(rw, loc, sizes, rw.getF32Type());
       // A filled accumulator is filled in f32; any other is extended.
       Value wideInit;
-      if (auto fill = init.getDefiningOp<linalg::FillOp>())
+      if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+        Value empty = tensor::EmptyOp::create(
+            rw, loc, tensor::getMixedSizes(rw, loc, init), rw.getF32Type());
         wideInit = linalg::FillOp::create(
                        rw, loc, toF32(rw, loc, fill.getInputs()[0]), empty)
                        .getResult(0);
-      else
-        wideInit = convertTensor(rw, loc, init, empty, toF32);
+      } else {
+        wideInit = convertFloats(rw, loc, init, wide);
+      }
       // The same loops, maps and body, computed in f32.
       Block *body = op.getBlock();
       auto generic = linalg::GenericOp::create(
@@ -124,14 +108,7 @@ struct WidenAccumulators
                                     toF32(b, bodyLoc, map.lookup(yielded)));
           });
       // Rounded once, into a fresh tensor of the original type.
-      Value narrowEmpty =
-          tensor::EmptyOp::create(rw, loc, sizes, narrow.getElementType());
-      Type element = narrow.getElementType();
-      Value rounded =
-          convertTensor(rw, loc, generic.getResult(0), narrowEmpty,
-                        [&](OpBuilder &b, Location l, Value v) -> Value {
-                          return arith::TruncFOp::create(b, l, element, v);
-                        });
+      Value rounded = convertFloats(rw, loc, generic.getResult(0), narrow);
       rw.replaceOp(op, rounded);
     }
   }

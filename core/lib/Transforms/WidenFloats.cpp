@@ -6,6 +6,7 @@
 // element type), with conversions only at the function's boundary.
 //
 //===----------------------------------------------------------------------===//
+#include "strata/Transforms/FloatConversions.h"
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,8 +21,8 @@ namespace strata {
 } // namespace strata
 
 using namespace mlir;
-
-static bool isNarrowFloat(Type type) { return type.isBF16() || type.isF16(); }
+using strata::convertFloats;
+using strata::isNarrowFloat;
 
 /// Whether `type` is, or has elements of, bf16 or f16.
 static bool isNarrow(Type type) {
@@ -135,34 +136,6 @@ static LogicalResult widenOp(Operation *op) {
   return success();
 }
 
-/// `value` converted elementwise to `type` (extf or truncf), a tensor through
-/// a linalg.generic so that the reference lowering sees only linalg.
-static Value convert(OpBuilder &b, Location loc, Value value, Type type) {
-  auto castScalar = [&](OpBuilder &builder, Location l, Value v,
-                        Type to) -> Value {
-    if (to.getIntOrFloatBitWidth() > v.getType().getIntOrFloatBitWidth())
-      return arith::ExtFOp::create(builder, l, to, v);
-    return arith::TruncFOp::create(builder, l, to, v);
-  };
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return castScalar(b, loc, value, type);
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
-  Value empty = tensor::EmptyOp::create(b, loc, sizes, tensor.getElementType());
-  AffineMap id = b.getMultiDimIdentityMap(tensor.getRank());
-  SmallVector<utils::IteratorType> parallel(tensor.getRank(),
-                                            utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{tensor}, ValueRange{value}, ValueRange{empty},
-             ArrayRef<AffineMap>{id, id}, parallel,
-             [&](OpBuilder &nested, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   nested, l,
-                   castScalar(nested, l, args[0], tensor.getElementType()));
-             })
-      .getResult(0);
-}
-
 /// Extends every narrow argument of `func` right after entry; the body uses
 /// the extended value.
 static LogicalResult widenArguments(func::FuncOp func) {
@@ -176,7 +149,7 @@ static LogicalResult widenArguments(func::FuncOp func) {
              << " in f32 for the reference";
     if (type == arg.getType())
       continue;
-    Value wide = convert(b, arg.getLoc(), arg, type);
+    Value wide = convertFloats(b, arg.getLoc(), arg, type);
     Operation *conversion = wide.getDefiningOp();
     // Only uses after the conversion (not the sizes it reads, nor itself).
     arg.replaceUsesWithIf(wide, [&](OpOperand &use) {
@@ -223,7 +196,7 @@ struct WidenFloats : strata::impl::StrataWidenFloatsBase<WidenFloats> {
       for (auto [operand, type] :
            llvm::zip_equal(ret->getOpOperands(), func.getResultTypes()))
         if (operand.get().getType() != type)
-          operand.set(convert(b, ret.getLoc(), operand.get(), type));
+          operand.set(convertFloats(b, ret.getLoc(), operand.get(), type));
     });
     if (failed(verify(func))) {
       func.emitError() << "the body computed in f32 does not verify";
