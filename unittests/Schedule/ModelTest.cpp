@@ -332,7 +332,7 @@ TEST(ScheduleModel, AIsPackedOnlyWhenTheOutermostCacheCannotKeepIt) {
   // A's register tile broadcasts from its rows in place while the part's A
   // fits in half the outermost cache, whether one register tile covers n
   // (a 1x1 convolution's 64 output channels) or many do, and whatever A's
-  // row stride. B is always packed.
+  // row stride. B is packed unless one register tile covers m (below).
   hw::Description chip = loadShipped("host-x86-avx512");
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3136, 64, 256},
                          {3136, 512, 256},
@@ -349,6 +349,19 @@ TEST(ScheduleModel, AIsPackedOnlyWhenTheOutermostCacheCannotKeepIt) {
   // As large, but 64 columns: one n tile reads A once, in place.
   Schedule narrow = chooseSchedule(matmulNest(8192, 64, 8192), chip);
   EXPECT_EQ(narrow.promote, (std::vector<int64_t>{1}));
+}
+
+TEST(ScheduleModel, BIsReadInPlaceWhenOneRegisterTileCoversM) {
+  // 1 or 6 rows (the 6-row register tile): each element of B serves one
+  // register tile once, so a packed copy would only add a pass over B.
+  // 7 rows take two register tiles, which share the packed panel.
+  hw::Description chip = loadShipped("host-x86-avx512");
+  for (int64_t m : {1, 6}) {
+    Schedule s = chooseSchedule(matmulNest(m, 4096, 4096), chip);
+    EXPECT_TRUE(s.promote.empty()) << m << " rows";
+  }
+  Schedule seven = chooseSchedule(matmulNest(7, 4096, 4096), chip);
+  EXPECT_EQ(seven.promote, (std::vector<int64_t>{1}));
 }
 
 TEST(ScheduleModel, GridSplitsTheLoopThatLeavesPartsLessToRead) {

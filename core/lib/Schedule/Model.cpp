@@ -413,6 +413,14 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
                   nc >= partExtent(n);
   s.promote = a->windowed() || aInPlace ? std::vector<int64_t>{bIndex}
                                         : std::vector<int64_t>{aIndex, bIndex};
+  // Nor is B packed when one register tile covers the part's m (a matrix
+  // times a vector, a decoding step's few rows): each element of B then
+  // serves one register tile once, so a copy is a pass over B (the bulk of
+  // the traffic) for no reuse. Its rows must run along n, the vector loop.
+  bool bInPlace = partExtent(m) <= mr && !a->windowed() && !b->dims.empty() &&
+                  b->dims.back() == n;
+  if (bInPlace)
+    llvm::erase(s.promote, bIndex);
   return true;
 }
 } // namespace

@@ -829,10 +829,12 @@ FailureOr<Operation *> applyTiles(RewriterBase &rw, Operation *current,
   // partial tiles copy their outputs into padded buffers. A partial last
   // reduction tile is peeled too: dynamic, it was padded with zeros, so
   // operands read in place were copied (a prime K copied A once per k tile
-  // and n tile). The tiled op and its clones in the remainder loops are
-  // marked and finished one by one.
+  // and n tile). A contraction that packs nothing is peeled too (a B read
+  // in place would otherwise be read with masks in every tile). The tiled
+  // op and its clones in the remainder loops are marked and finished one
+  // by one.
   current->setAttr(kTileAttrName, rw.getUnitAttr());
-  if (!s.promote.empty())
+  if (!s.promote.empty() || contraction)
     peelTileLoops(rw, cacheLoops, cacheSizes, s.tileOrder,
                   [](int64_t) { return true; });
   return current;
@@ -1349,9 +1351,17 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
         FailureOr<Operation *> tiled = apply(rw, op, schedule, false);
         if (failed(tiled))
           return signalPassFailure();
-        (*tiled)->removeAttr(kTileAttrName);
-        if (failed(finishTile(rw, *tiled, schedule)))
-          return signalPassFailure();
+        // The tile and its clones in peeled remainder loops.
+        SmallVector<Operation *> pieces;
+        getOperation()->walk([&](linalg::LinalgOp piece) {
+          if (piece->hasAttr(kTileAttrName))
+            pieces.push_back(piece);
+        });
+        for (Operation *piece : pieces) {
+          piece->removeAttr(kTileAttrName);
+          if (failed(finishTile(rw, piece, schedule)))
+            return signalPassFailure();
+        }
       }
     }
     (void)applyPatternsGreedily(getOperation(), frozen);
