@@ -21,6 +21,8 @@
 #include "strata/Transforms/Passes.h"
 #include "strata/Transforms/Windows.h"
 
+#include "MaskedKeyTiles.h"
+
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -959,12 +961,23 @@ bool endsRowReduction(Operation *op) {
   return false;
 }
 
+/// Where a row group skips the key tiles its mask hides (MaskedKeyTiles.h):
+/// the mask's bound, the key tile, and the loop of the blocked queries.
+struct KeySkip {
+  int64_t keysAfter = 0, keyTile = 0, queryDim = 0;
+};
+
+bool isContraction(Operation *op) { return scheduleKind(op) == "contraction"; }
+
 /// Tiles `root` by `grid` (an scf.forall over the grid level) and then by
 /// `rows` (scf.for), fusing its producers into both: fills, elementwise ops
-/// and reductions, and contractions too where `contractions` is set.
+/// and reductions, and contractions too where `contractions` is set; with
+/// `skip`, the ops along the keys are then tiled into key tiles that stop
+/// where the mask hides the rest.
 LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
                         const Schedule &s, ArrayRef<int64_t> rows,
-                        bool contractions) {
+                        bool contractions,
+                        std::optional<KeySkip> skip = std::nullopt) {
   root->setAttr(kRootAttrName, rw.getUnitAttr());
   Operation *current = root;
   auto fuseAt = [&](ArrayRef<int64_t> sizes,
@@ -1018,14 +1031,52 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
   if (failed(fuseAt(rows, scf::SCFTilingOptions::LoopType::ForOp, {})))
     return failure();
   current->removeAttr(kRootAttrName);
+  // The row loops just made, outermost first (one per dim `rows` tiles, in
+  // order), not loops the group sits in.
+  SmallVector<scf::ForOp> rowLoops;
+  for (auto loop = current->getParentOfType<scf::ForOp>();
+       loop && outside->isProperAncestor(loop);
+       loop = loop->getParentOfType<scf::ForOp>())
+    rowLoops.insert(rowLoops.begin(), loop);
+  SmallVector<int64_t> tiledDims;
+  for (size_t d = 0; d < rows.size(); ++d)
+    if (rows[d] != 0)
+      tiledDims.push_back(int64_t(d));
+  if (skip && rowLoops.size() == tiledDims.size() &&
+      current->getParentOp() == rowLoops.back().getOperation()) {
+    auto *at = llvm::find(tiledDims, skip->queryDim);
+    if (at != tiledDims.end()) {
+      scf::ForOp queries = rowLoops[at - tiledDims.begin()];
+      // Fusion made a copy of a producer per consumer (the scores, per
+      // reduction of the softmax): one of each.
+      DominanceInfo dominance;
+      eliminateCommonSubExpressions(rw, dominance, outside);
+      auto tileKeys = [&](Operation *op, unsigned dim,
+                          int64_t size) -> FailureOr<scf::ForOp> {
+        auto linalgOp = cast<linalg::LinalgOp>(op);
+        SmallVector<int64_t> sizes(linalgOp.getNumLoops(), 0);
+        sizes[dim] = size;
+        bool parallel = linalgOp.getIteratorTypesArray()[dim] ==
+                        utils::IteratorType::parallel;
+        SmallVector<LoopLikeOpInterface> loops;
+        if (failed(tile(rw, op, sizes, {},
+                        scf::SCFTilingOptions::LoopType::ForOp, {}, &loops,
+                        parallel)) ||
+            loops.size() != 1)
+          return failure();
+        return cast<scf::ForOp>(loops.front().getOperation());
+      };
+      if (failed(skipMaskedKeyTiles(rw, queries, rowLoops.back(), current,
+                                    skip->keysAfter, skip->keyTile,
+                                    isContraction, tileKeys)))
+        return failure();
+    }
+  }
   // A partial last block is peeled: the full blocks keep static shapes (a
   // dynamic block makes every op of the group dynamic, its tiles padded and
   // masked: attention over 1021 keys ran at 40 GFLOP/s instead of 112).
-  // Only the row loops just made, not loops the group sits in.
   SmallVector<scf::ForOp> partial;
-  for (auto loop = current->getParentOfType<scf::ForOp>();
-       loop && outside->isProperAncestor(loop);
-       loop = loop->getParentOfType<scf::ForOp>()) {
+  for (scf::ForOp loop : rowLoops) {
     std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
                            ub = getConstantIntValue(loop.getUpperBound()),
                            step = getConstantIntValue(loop.getStep());
@@ -1131,7 +1182,27 @@ LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
       grouped.grid[d] = llvm::divideCeilSigned(extents[d], parts);
       break;
     }
-    if (failed(fuseGroup(rw, root, grouped, rows, /*contractions=*/true)))
+    // A mask that hides the keys past each query plus c (causal): each
+    // block of queries skips the key tiles it hides, in tiles of the
+    // root's k tile (MaskedKeyTiles.h). Not when the grid splits the
+    // queries (the block loop's index would not be the query's).
+    std::optional<KeySkip> skip;
+    if (grouped.grid.empty() || grouped.grid[blocked] == 0) {
+      std::optional<int64_t> c = maskedKeysAfter(root, isContraction);
+      auto key = dyn_cast<AffineDimExpr>(
+          root.getMatchingIndexingMap(root.getDpsInputOperand(0))
+              .getResults()
+              .back());
+      int64_t keyTile = 0;
+      if (key)
+        for (const TileLevel &level : s.tiles)
+          if (key.getPosition() < level.sizes.size() &&
+              level.sizes[key.getPosition()] != 0)
+            keyTile = level.sizes[key.getPosition()];
+      if (c && keyTile > 0)
+        skip = KeySkip{*c, keyTile, blocked};
+    }
+    if (failed(fuseGroup(rw, root, grouped, rows, /*contractions=*/true, skip)))
       return failure();
   }
 
