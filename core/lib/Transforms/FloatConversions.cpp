@@ -13,6 +13,15 @@ Value strata::convertFloats(OpBuilder &b, Location loc, Value value,
                             Type type) {
   auto castScalar = [&](OpBuilder &builder, Location l, Value v,
                         Type to) -> Value {
+    // Between f64 and bf16/f16 through f32: the host's runtime library has
+    // no direct conversions (__truncdfbf2).
+    Type f32 = builder.getF32Type();
+    if (v.getType().isF64() && isNarrowFloat(to))
+      v = arith::TruncFOp::create(builder, l, f32, v);
+    else if (isNarrowFloat(v.getType()) && to.isF64())
+      v = arith::ExtFOp::create(builder, l, f32, v);
+    if (v.getType() == to)
+      return v;
     if (to.getIntOrFloatBitWidth() > v.getType().getIntOrFloatBitWidth())
       return arith::ExtFOp::create(builder, l, to, v);
     return arith::TruncFOp::create(builder, l, to, v);

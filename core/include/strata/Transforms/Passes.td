@@ -82,7 +82,7 @@ def StrataPrepareEntryPoints
 }
 
 def StrataWidenFloats : Pass<"strata-widen-floats", "::mlir::func::FuncOp"> {
-  let summary = "Compute bf16/f16 in f32 (the accurate host reference)";
+  let summary = "Compute bf16/f16 in f32, or f32 in f64 (the accurate host reference)";
   let description = [{
     The reference that `strata-run --check` compares a target with must be
     more accurate than the code under test: computed in bf16, a softmax's row
@@ -94,6 +94,11 @@ def StrataWidenFloats : Pass<"strata-widen-floats", "::mlir::func::FuncOp"> {
     Run on linalg/tensor/arith/math/scf after the prepare stage; an op that
     cannot be widened (a bitcast, a call, a memref, another dialect) is an
     error rather than a silently narrow reference.
+
+    With `f64`, f32 is computed in f64 the same way, so that a reference
+    sum of millions of f32 values (one rounding per element, in sequence)
+    is not less accurate than the blocked sums it checks. This is best
+    effort: a function with an op that cannot be widened stays in f32.
 
     ```mlir
     func.func @f(%x: tensor<8xbf16>) -> tensor<8xbf16> {
@@ -109,6 +114,10 @@ def StrataWidenFloats : Pass<"strata-widen-floats", "::mlir::func::FuncOp"> {
     return %yn : tensor<8xbf16>
     ```
   }];
+  let options = [
+    Option<"f64", "f64", "bool", /*default=*/"false",
+           "Compute f32 (and bf16/f16) in f64; functions that cannot be are left as they are">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
