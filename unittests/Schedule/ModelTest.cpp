@@ -611,6 +611,39 @@ TEST(ScheduleModel, TransposeTakesASquareRegisterTile) {
   EXPECT_EQ(broadcast.registerTile[0], 1);
 }
 
+TEST(ScheduleModel, ColumnSumTakesRowsInCacheTiles) {
+  // out[j] += x[i][j]: the vector loop is j, the reduction i runs down the
+  // rows. A cache tile of pipes x latency rows (2 x 4 = 8) comes first, i
+  // innermost among the register loops (accumulators across the tile's
+  // rows). A row sum (reduction along the contiguous loop) has no tile.
+  LoopNest nest;
+  nest.extents = {4096, 4096};
+  nest.reduction = {true, false};
+  nest.operands = {{{0, 1}, false}, {{1}, true}};
+  Schedule s = chooseSchedule(nest, loadShipped("host-x86-avx512"));
+  EXPECT_EQ(s.kind, "reduction");
+  EXPECT_FALSE(s.partialReduction);
+  EXPECT_EQ(s.vectorDim, 1);
+  ASSERT_EQ(s.tiles.size(), 1u);
+  EXPECT_EQ(s.tiles[0].memory, "l1");
+  EXPECT_EQ(s.tiles[0].sizes, (std::vector<int64_t>{8, 0}));
+  EXPECT_EQ(s.tileOrder, (std::vector<int64_t>{0}));
+  EXPECT_EQ(s.registerTile[0], 1);
+  EXPECT_EQ(s.registerOrder, (std::vector<int64_t>{1, 0}));
+  // Fewer rows than that: all of them.
+  nest.extents = {3, 4096};
+  Schedule few = chooseSchedule(nest, loadShipped("host-x86-avx512"));
+  ASSERT_EQ(few.tiles.size(), 1u);
+  EXPECT_EQ(few.tiles[0].sizes, (std::vector<int64_t>{3, 0}));
+  // A row sum: out[i] += x[i][j].
+  nest.extents = {4096, 4096};
+  nest.reduction = {false, true};
+  nest.operands = {{{0, 1}, false}, {{0}, true}};
+  Schedule rows = chooseSchedule(nest, loadShipped("host-x86-avx512"));
+  EXPECT_TRUE(rows.partialReduction);
+  EXPECT_TRUE(rows.tiles.empty());
+}
+
 TEST(ScheduleModel, ElementwiseAvx2) {
   hw::Description chip = loadShipped("host-x86-avx2");
   // 3 operands: 16 / 4 = 4 vectors of 8 = 32.

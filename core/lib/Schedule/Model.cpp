@@ -532,9 +532,44 @@ Schedule strata::chooseSchedule(const LoopNest &nest,
         s.registerTile[d] = width;
         break;
       }
+    // A reduction down the rows (the vector loop is an output loop, and
+    // the input reaches the reduction through an outer dim: a column sum)
+    // kept one register tile of accumulators while it walked down all the
+    // rows, a few lines per row a row apart (4096^2: 15 GB/s). Instead a
+    // cache tile of r rows along the innermost such reduction loop comes
+    // outermost: each register tile (one row of vectors) sums the tile's r
+    // rows in its accumulators, loaded and stored once per r rows, and the
+    // input streams in r contiguous runs. r is the operations the unit
+    // needs in flight (the same count as the unroll above).
+    std::vector<CacheLevel> caches = cacheLevels(chip, unit.level);
+    if (!s.partialReduction && s.kind == "reduction" && !caches.empty())
+      for (const LoopNest::Operand &op : nest.operands) {
+        if (op.output || op.dims.empty() || op.dims.back() != s.vectorDim)
+          continue;
+        int64_t across = -1;
+        for (auto it = op.dims.rbegin(); it != op.dims.rend(); ++it)
+          if (*it >= 0 && nest.reduction[*it]) {
+            across = *it;
+            break;
+          }
+        if (across < 0 || nest.extents[across] < 2)
+          continue;
+        int64_t rows = std::min<int64_t>(needed, nest.extents[across]);
+        s.tiles = {{caches.front().name, std::vector<int64_t>(loops, 0)}};
+        s.tiles.front().sizes[across] = rows;
+        s.tileOrder = {across};
+        // The rows innermost among the register loops: each tile's
+        // accumulators stay in registers across them.
+        for (size_t d = 0; d < loops; ++d)
+          if (int64_t(d) != across)
+            s.registerOrder.push_back(int64_t(d));
+        s.registerOrder.push_back(across);
+        break;
+      }
   }
-  for (size_t d = 0; d < loops; ++d)
-    s.registerOrder.push_back(int64_t(d));
+  if (s.registerOrder.empty())
+    for (size_t d = 0; d < loops; ++d)
+      s.registerOrder.push_back(int64_t(d));
   chooseGrid(nest, unit.level, parts, s);
   return s;
 }
