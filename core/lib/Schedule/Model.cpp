@@ -413,12 +413,30 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
                   nc >= partExtent(n);
   s.promote = a->windowed() || aInPlace ? std::vector<int64_t>{bIndex}
                                         : std::vector<int64_t>{aIndex, bIndex};
-  // Nor is B packed when one register tile covers the part's m (a matrix
-  // times a vector, a decoding step's few rows): each element of B then
-  // serves one register tile once, so a copy is a pass over B (the bulk of
-  // the traffic) for no reuse. Its rows must run along n, the vector loop.
-  bool bInPlace = partExtent(m) <= mr && !a->windowed() && !b->dims.empty() &&
-                  b->dims.back() == n;
+  // Nor is B packed when reading it takes at least half as long as the
+  // part's product: the copy is a pass over B at the memory's rate that
+  // nothing overlaps, where the register tiles reading B in place overlap
+  // its transfer with their arithmetic. That is m <= element bytes x flops
+  // per byte of memory traffic (about 80 rows on this host), or one
+  // register tile along m: a matrix times a vector, a decoding step's few
+  // tokens (1x4096x4096 8.8 -> 15.7 GFLOP/s, 31x2000x997 124 -> 185,
+  // 64x2000x1024 184 -> 217; at 128 rows and more the packed panel's
+  // contiguous rows pay, and a ragged n would pad B's last tile on every
+  // use, so the rates rule wants whole vectors along n).
+  bool fewRows = partExtent(m) <= mr;
+  {
+    hw::DerivedModel rates = hw::deriveModel(chip);
+    double flops = rates.peakFlops(eb == 2 ? "bf16" : "f32"), bandwidth = 0;
+    for (const hw::MemoryModel &mem : rates.memory)
+      if (mem.kind == "dram")
+        bandwidth = mem.bandwidthTotal;
+    if (flops > 0 && bandwidth > 0 && partExtent(n) % width == 0 &&
+        bigN % width == 0 &&
+        double(partExtent(m)) <= double(eb) * flops / bandwidth)
+      fewRows = true;
+  }
+  bool bInPlace =
+      fewRows && !a->windowed() && !b->dims.empty() && b->dims.back() == n;
   if (bInPlace)
     llvm::erase(s.promote, bIndex);
   return true;

@@ -3,7 +3,8 @@
 // (1 x 1000 = u x B) is a contraction along n that reads B in place (no
 // packed copy: one register tile covers m, so each element of B is used
 // once), as do 5 rows and a batch of 2-row products; 7 rows (two register
-// tiles) pack B. All on two cores, with prime and odd extents (peeled n and
+// tiles, and n = 1000 ragged: B's last tile would be padded on every use)
+// pack B. All on two cores, with prime and odd extents (peeled n and
 // k tiles), checked against the reference lowering.
 // RUN: strata-run %s --target=host-x86-avx512 --entry=column --check | FileCheck %s --check-prefix=COL
 // RUN: strata-run %s --target=host-x86-avx512 --entry=row --check | FileCheck %s --check-prefix=ROW
