@@ -61,8 +61,22 @@ bool tool::initialize(int argc, char **argv, llvm::StringRef overview) {
   mlir::registerPassManagerCLOptions();
   mlir::registerDefaultTimingManagerCLOptions();
   mlir::registerAsmPrinterCLOptions();
+  // A linked LLVM library registers --threads (its own thread pool). Strata
+  // never reads it: the host target's cores are the process's CPU affinity.
+  // Asking for threads with it would be silently ignored, so it is hidden
+  // and refused.
+  auto &registered = llvm::cl::getRegisteredOptions();
+  auto threads = registered.find("threads");
+  if (threads != registered.end())
+    threads->second->setHiddenFlag(llvm::cl::ReallyHidden);
   if (!llvm::cl::ParseCommandLineOptions(argc, argv, overview, &llvm::errs()))
     return false;
+  if (threads != registered.end() && threads->second->getNumOccurrences()) {
+    error("--threads: not a Strata option; the host target uses the cores "
+          "the process may run on (e.g. taskset -c 0 for one core), a "
+          "described chip its description's counts");
+    return false;
+  }
   if (!setupLogging(logLevel)) {
     error("--log-level: unknown level '" + logLevel +
           "'; expected trace, debug, info, warn, error or off");

@@ -8,6 +8,10 @@
 // RUN: rm -f %t.so
 // RUN: not strata-compile %s --log-level=bogus -o %t.so 2>&1 | FileCheck %s --check-prefix=LEVEL
 // RUN: test ! -e %t.so
+// LLVM's own --threads is refused (Strata would ignore it), and hidden.
+// RUN: not strata-compile %s --threads=1 -o %t.so 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: test ! -e %t.so
+// RUN: strata-compile --help | FileCheck %s --check-prefix=HELP
 
 // Both pass pipelines (the core stages, then the target's) are timed, on
 // stderr.
@@ -26,6 +30,10 @@
 // INFO: wrote [[OUT]] (obj)
 
 // LEVEL: strata-compile: error: --log-level: unknown level 'bogus'; expected trace, debug, info, warn, error or off
+
+// THREADS: strata-compile: error: --threads: not a Strata option; the host target uses the cores the process may run on (e.g. taskset -c 0 for one core)
+// HELP: --target=
+// HELP-NOT: --threads
 
 func.func @add(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
   %e = tensor.empty() : tensor<8xf32>
