@@ -1066,8 +1066,14 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
           return failure();
         return cast<scf::ForOp>(loops.front().getOperation());
       };
-      if (failed(skipMaskedKeyTiles(rw, queries, rowLoops.back(), current,
-                                    skip->keysAfter, skip->keyTile,
+      // A grid split over the queries: its part's first query.
+      Value queryOffset;
+      if (auto grid = dyn_cast<scf::ForallOp>(outside);
+          grid && !s.grid.empty() && s.grid[skip->queryDim] != 0 &&
+          grid.getInductionVars().size() == 1)
+        queryOffset = grid.getInductionVars().front();
+      if (failed(skipMaskedKeyTiles(rw, queries, queryOffset, rowLoops.back(),
+                                    current, skip->keysAfter, skip->keyTile,
                                     isContraction, tileKeys)))
         return failure();
     }
@@ -1184,10 +1190,12 @@ LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
     }
     // A mask that hides the keys past each query plus c (causal): each
     // block of queries skips the key tiles it hides, in tiles of the
-    // root's k tile (MaskedKeyTiles.h). Not when the grid splits the
-    // queries (the block loop's index would not be the query's).
+    // root's k tile (MaskedKeyTiles.h). Where the grid splits the queries
+    // and another loop too, the part's first query is not known here.
     std::optional<KeySkip> skip;
-    if (grouped.grid.empty() || grouped.grid[blocked] == 0) {
+    int64_t splits =
+        llvm::count_if(grouped.grid, [](int64_t g) { return g != 0; });
+    if (grouped.grid.empty() || grouped.grid[blocked] == 0 || splits == 1) {
       std::optional<int64_t> c = maskedKeysAfter(root, isContraction);
       auto key = dyn_cast<AffineDimExpr>(
           root.getMatchingIndexingMap(root.getDpsInputOperand(0))

@@ -197,8 +197,8 @@ strata::maskedKeysAfter(linalg::LinalgOp root,
 }
 
 FailureOr<bool> strata::skipMaskedKeyTiles(
-    RewriterBase &rw, scf::ForOp queries, scf::ForOp rows, Operation *root,
-    int64_t keysAfter, int64_t keyTile,
+    RewriterBase &rw, scf::ForOp queries, Value queryOffset, scf::ForOp rows,
+    Operation *root, int64_t keysAfter, int64_t keyTile,
     function_ref<bool(Operation *)> isContraction, KeyTiler tileKeys) {
   Block *body = rows.getBody();
   std::optional<int64_t> block = getConstantIntValue(queries.getStep());
@@ -299,8 +299,11 @@ FailureOr<bool> strata::skipMaskedKeyTiles(
   auto constant = [&](int64_t v) {
     return arith::ConstantIndexOp::create(rw, loc, v);
   };
-  Value last = arith::AddIOp::create(rw, loc, queries.getInductionVar(),
-                                     constant(*block + keysAfter));
+  Value first = queries.getInductionVar();
+  if (queryOffset)
+    first = arith::AddIOp::create(rw, loc, first, queryOffset);
+  Value last =
+      arith::AddIOp::create(rw, loc, first, constant(*block + keysAfter));
   Value tiles = arith::CeilDivSIOp::create(rw, loc, last, constant(keyTile));
   Value end = arith::MulIOp::create(rw, loc, tiles, constant(keyTile));
   end = arith::MaxSIOp::create(rw, loc, end, constant(keyTile));

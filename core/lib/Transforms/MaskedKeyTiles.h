@@ -37,7 +37,9 @@ using KeyTiler = llvm::function_ref<mlir::FailureOr<mlir::scf::ForOp>(
     mlir::Operation *op, unsigned dim, int64_t size)>;
 
 /// In the body of `rows`, the innermost loop of a group whose `queries`
-/// loop steps over blocks of queries: tiles the ops that run along the keys
+/// loop steps over blocks of queries (from `queryOffset`, the first query
+/// of the grid part, when the grid splits the queries; null: 0): tiles the
+/// ops that run along the keys
 /// of the scores (from the contraction `isContraction` accepts there other
 /// than `root`) into key tiles of `keyTile`, their loops ending at the
 /// block's last key tile that `keysAfter` leaves visible. Returns false,
@@ -46,8 +48,8 @@ using KeyTiler = llvm::function_ref<mlir::FailureOr<mlir::scf::ForOp>(
 /// outside the group, ...).
 mlir::FailureOr<bool>
 skipMaskedKeyTiles(mlir::RewriterBase &rw, mlir::scf::ForOp queries,
-                   mlir::scf::ForOp rows, mlir::Operation *root,
-                   int64_t keysAfter, int64_t keyTile,
+                   mlir::Value queryOffset, mlir::scf::ForOp rows,
+                   mlir::Operation *root, int64_t keysAfter, int64_t keyTile,
                    llvm::function_ref<bool(mlir::Operation *)> isContraction,
                    KeyTiler tileKeys);
 
