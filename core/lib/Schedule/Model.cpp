@@ -96,6 +96,21 @@ const LoopNest::Operand *firstOutput(const LoopNest &nest) {
   return nullptr;
 }
 
+/// The chip's peak rate for elements of `elementBytes` and its memory's
+/// bandwidth (0 where the description gives none).
+struct Rates {
+  double flops = 0, bandwidth = 0;
+};
+Rates ratesOf(const hw::Description &chip, int64_t elementBytes) {
+  hw::DerivedModel model = hw::deriveModel(chip);
+  Rates rates;
+  rates.flops = model.peakFlops(elementBytes == 2 ? "bf16" : "f32");
+  for (const hw::MemoryModel &mem : model.memory)
+    if (mem.kind == "dram")
+      rates.bandwidth = mem.bandwidthTotal;
+  return rates;
+}
+
 /// Roofline time and bound of the nest, each operand moved once.
 void predict(const LoopNest &nest, const hw::Description &chip, Schedule &s) {
   double iterations = 1;
@@ -109,12 +124,7 @@ void predict(const LoopNest &nest, const hw::Description &chip, Schedule &s) {
         elements *= double(std::max<int64_t>(nest.extents[d], 1));
     bytes += elements * double(nest.elementBytes);
   }
-  hw::DerivedModel model = hw::deriveModel(chip);
-  double flops = model.peakFlops(nest.elementBytes == 2 ? "bf16" : "f32");
-  double bandwidth = 0;
-  for (const hw::MemoryModel &mem : model.memory)
-    if (mem.kind == "dram")
-      bandwidth = mem.bandwidthTotal;
+  auto [flops, bandwidth] = ratesOf(chip, nest.elementBytes);
   double compute = flops > 0 ? iterations * nest.flopsPerIteration / flops : 0;
   double memory = bandwidth > 0 ? bytes / bandwidth : 0;
   s.bound = compute >= memory ? "compute" : "memory";
@@ -423,18 +433,11 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   // 64x2000x1024 184 -> 217; at 128 rows and more the packed panel's
   // contiguous rows pay, and a ragged n would pad B's last tile on every
   // use, so the rates rule wants whole vectors along n).
-  bool fewRows = partExtent(m) <= mr;
-  {
-    hw::DerivedModel rates = hw::deriveModel(chip);
-    double flops = rates.peakFlops(eb == 2 ? "bf16" : "f32"), bandwidth = 0;
-    for (const hw::MemoryModel &mem : rates.memory)
-      if (mem.kind == "dram")
-        bandwidth = mem.bandwidthTotal;
-    if (flops > 0 && bandwidth > 0 && partExtent(n) % width == 0 &&
-        bigN % width == 0 &&
-        double(partExtent(m)) <= double(eb) * flops / bandwidth)
-      fewRows = true;
-  }
+  auto [flops, bandwidth] = ratesOf(chip, eb);
+  bool fewRows = partExtent(m) <= mr ||
+                 (flops > 0 && bandwidth > 0 && partExtent(n) % width == 0 &&
+                  bigN % width == 0 &&
+                  double(partExtent(m)) <= double(eb) * flops / bandwidth);
   bool bInPlace =
       fewRows && !a->windowed() && !b->dims.empty() && b->dims.back() == n;
   if (bInPlace)

@@ -523,6 +523,19 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
   return success();
 }
 
+/// The cache tiles `applyTiles` marked in `scope` (a tiled op and its
+/// clones in peeled remainder loops), unmarked, in program order.
+SmallVector<linalg::LinalgOp> takeMarkedTiles(Operation *scope) {
+  SmallVector<linalg::LinalgOp> tiles;
+  scope->walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(kTileAttrName))
+      tiles.push_back(op);
+  });
+  for (linalg::LinalgOp op : tiles)
+    op->removeAttr(kTileAttrName);
+  return tiles;
+}
+
 /// Vectorizes the register tiles `finishTile` marked.
 void vectorizeRegisterTiles(RewriterBase &rw, Operation *root) {
   SmallVector<linalg::LinalgOp> marked;
@@ -1066,13 +1079,16 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
           return failure();
         return cast<scf::ForOp>(loops.front().getOperation());
       };
-      // A grid split over the queries: its part's first query.
+      // A grid split over the queries: its part's first query (not known
+      // here when it splits another loop too: no skipping).
       Value queryOffset;
-      if (auto grid = dyn_cast<scf::ForallOp>(outside);
-          grid && !s.grid.empty() && s.grid[skip->queryDim] != 0 &&
-          grid.getInductionVars().size() == 1)
+      auto grid = dyn_cast<scf::ForallOp>(outside);
+      bool queriesSplit =
+          grid && !s.grid.empty() && s.grid[skip->queryDim] != 0;
+      if (queriesSplit && grid.getInductionVars().size() == 1)
         queryOffset = grid.getInductionVars().front();
-      if (failed(skipMaskedKeyTiles(rw, queries, queryOffset, rowLoops.back(),
+      if ((!queriesSplit || queryOffset) &&
+          failed(skipMaskedKeyTiles(rw, queries, queryOffset, rowLoops.back(),
                                     current, skip->keysAfter, skip->keyTile,
                                     isContraction, tileKeys)))
         return failure();
@@ -1190,12 +1206,9 @@ LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
     }
     // A mask that hides the keys past each query plus c (causal): each
     // block of queries skips the key tiles it hides, in tiles of the
-    // root's k tile (MaskedKeyTiles.h). Where the grid splits the queries
-    // and another loop too, the part's first query is not known here.
+    // root's k tile (MaskedKeyTiles.h).
     std::optional<KeySkip> skip;
-    int64_t splits =
-        llvm::count_if(grouped.grid, [](int64_t g) { return g != 0; });
-    if (grouped.grid.empty() || grouped.grid[blocked] == 0 || splits == 1) {
+    {
       std::optional<int64_t> c = maskedKeysAfter(root, isContraction);
       auto key = dyn_cast<AffineDimExpr>(
           root.getMatchingIndexingMap(root.getDpsInputOperand(0))
@@ -1355,17 +1368,11 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
     // Static shapes for the peeled full tiles, then finish every tile.
     FrozenRewritePatternSet frozen = canonicalizations(&getContext());
     (void)applyPatternsGreedily(getOperation(), frozen);
-    SmallVector<linalg::LinalgOp> tiles;
-    getOperation()->walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kTileAttrName))
-        tiles.push_back(op);
-    });
-    for (linalg::LinalgOp op : tiles) {
+    for (linalg::LinalgOp op : takeMarkedTiles(getOperation())) {
       FailureOr<std::optional<Schedule>> schedule =
           getSchedule(op, op.getNumLoops());
       if (failed(schedule) || !*schedule)
         return signalPassFailure();
-      op->removeAttr(kTileAttrName);
       op->removeAttr(kScheduleAttrName);
       if (failed(finishTile(rw, op, **schedule)))
         return signalPassFailure();
@@ -1427,20 +1434,14 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
             if (types[d] != utils::IteratorType::reduction ||
                 schedule.kind != "contraction")
               level.sizes[d] = 0;
-        FailureOr<Operation *> tiled = apply(rw, op, schedule, false);
-        if (failed(tiled))
+        // The tile and its clones in peeled remainder loops stay in the
+        // op's block.
+        Operation *scope = op->getParentOp();
+        if (failed(apply(rw, op, schedule, false)))
           return signalPassFailure();
-        // The tile and its clones in peeled remainder loops.
-        SmallVector<Operation *> pieces;
-        getOperation()->walk([&](linalg::LinalgOp piece) {
-          if (piece->hasAttr(kTileAttrName))
-            pieces.push_back(piece);
-        });
-        for (Operation *piece : pieces) {
-          piece->removeAttr(kTileAttrName);
+        for (linalg::LinalgOp piece : takeMarkedTiles(scope))
           if (failed(finishTile(rw, piece, schedule)))
             return signalPassFailure();
-        }
       }
     }
     (void)applyPatternsGreedily(getOperation(), frozen);
