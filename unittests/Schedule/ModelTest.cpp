@@ -665,26 +665,48 @@ TEST(ScheduleModel, ElementwiseAvx2) {
   Schedule four = chooseSchedule(elementwiseNest(1024, 1024, 3), chip);
   EXPECT_EQ(elementwiseTile(*chip.vector, 4, 1024), 16);
   EXPECT_EQ(four.registerTile, (std::vector<int64_t>{1, 16}));
-  // A short row: the tile is the row rounded up to whole vectors.
+  // A short row: the tile is the row rounded up to whole vectors, and the
+  // rows fill the rest of the 4 vectors: 2 rows of 16.
   Schedule narrow = chooseSchedule(elementwiseNest(1024, 12, 2), chip);
-  EXPECT_EQ(narrow.registerTile, (std::vector<int64_t>{1, 16}));
+  EXPECT_EQ(narrow.registerTile, (std::vector<int64_t>{2, 16}));
 }
 
-// A row sum out[r] = sum_c in[r, c]: the contiguous loop of the input is the
-// reduction c, so it is vectorized with partial results (Model.cpp: "else
-// the contiguous loop of an input when it is a reduction (a row sum)").
-TEST(ScheduleModel, RowReduction) {
-  hw::Description chip = loadShipped("host-x86-avx512");
+namespace {
+/// A row sum out[r] = sum_c in[r, c] over rows x columns.
+LoopNest rowSumNest(int64_t rows, int64_t columns) {
   LoopNest nest;
-  nest.extents = {1024, 1024};
+  nest.extents = {rows, columns};
   nest.reduction = {false, true};
   nest.operands = {{{0, 1}, false}, {{0}, true}};
   nest.flopsPerIteration = 1;
-  Schedule s = chooseSchedule(nest, chip);
+  return nest;
+}
+} // namespace
+
+// A row sum: the contiguous loop of the input is the reduction c, so it is
+// vectorized with partial results (Model.cpp: "else the contiguous loop of
+// an input when it is a reduction (a row sum)").
+TEST(ScheduleModel, RowReduction) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  Schedule s = chooseSchedule(rowSumNest(1024, 1024), chip);
   EXPECT_EQ(s.kind, "reduction");
   EXPECT_EQ(s.vectorDim, 1);
   EXPECT_TRUE(s.partialReduction);
   EXPECT_TRUE(s.tiles.empty());
+  EXPECT_EQ(s.registerTile, (std::vector<int64_t>{1, 128}));
+}
+
+// Rows shorter than the register tile's 8 vectors: several rows per tile,
+// so their reductions are independent chains (rows of 32: 4 rows); a row of
+// 100 takes 7 vectors, and one row.
+TEST(ScheduleModel, ShortRowsShareARegisterTile) {
+  hw::Description chip = loadShipped("host-x86-avx512");
+  EXPECT_EQ(chooseSchedule(rowSumNest(65536, 32), chip).registerTile,
+            (std::vector<int64_t>{4, 32}));
+  EXPECT_EQ(chooseSchedule(rowSumNest(8192, 100), chip).registerTile,
+            (std::vector<int64_t>{1, 112}));
+  EXPECT_EQ(chooseSchedule(rowSumNest(2, 16), chip).registerTile,
+            (std::vector<int64_t>{2, 16}));
 }
 
 // A matrix times a vector (a matmul with one column): the output's loop is

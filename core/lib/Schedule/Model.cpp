@@ -553,6 +553,22 @@ Schedule strata::chooseSchedule(const LoopNest &nest,
         s.registerTile[d] = width;
         break;
       }
+    // A vector loop shorter than the unroll (rows of 32) leaves the rest to
+    // the innermost other parallel loop: a register tile of several rows,
+    // whose reductions are independent chains. One row at a time, a
+    // softmax over rows of 32 waited on each row's horizontal reductions
+    // (half the memory's rate).
+    int64_t along = s.registerTile[s.vectorDim];
+    bool single = true;
+    for (size_t d = 0; d < loops; ++d)
+      single &= int64_t(d) == s.vectorDim || s.registerTile[d] == 1;
+    if (single && along < pow2 * width)
+      for (int64_t d = int64_t(loops) - 1; d >= 0; --d) {
+        if (d == s.vectorDim || nest.reduction[d] || nest.extents[d] < 2)
+          continue;
+        s.registerTile[d] = std::min(pow2 * width / along, nest.extents[d]);
+        break;
+      }
     // A reduction down the rows (the vector loop is an output loop, and
     // the input reaches the reduction through an outer dim: a column sum)
     // kept one register tile of accumulators while it walked down all the

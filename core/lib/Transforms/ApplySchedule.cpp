@@ -429,6 +429,20 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
                  s.vectorDim < int64_t(linalgCurrent.getNumLoops()) &&
                  linalgCurrent.getIteratorTypesArray()[s.vectorDim] ==
                      utils::IteratorType::reduction;
+  // A register tile that holds the whole reduction (rows of 32 with a
+  // 32-wide tile) needs no partial results: its rows are reduced together,
+  // as independent chains.
+  if (partial) {
+    SmallVector<int64_t> reduced = linalgCurrent.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> kinds =
+        linalgCurrent.getIteratorTypesArray();
+    bool whole = true;
+    for (size_t d = 0; d < reduced.size(); ++d)
+      if (kinds[d] == utils::IteratorType::reduction)
+        whole &= !ShapedType::isDynamic(reduced[d]) &&
+                 d < registerSizes.size() && reduced[d] <= registerSizes[d];
+    partial = !whole;
+  }
   // One row at a time: the partial results of several rows would be one
   // register tile per row. A block of rows (a row-wise group's block, the
   // keys of an attention's query rows) is first split into single rows by
@@ -455,10 +469,41 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
     linalgCurrent = cast<linalg::LinalgOp>(current);
     extents = linalgCurrent.getStaticLoopRanges();
   }
+  // A vector loop longer than its register tile but no multiple of it is
+  // split there: the part of whole tiles accumulates in registers with
+  // static vectors, and the rest (less than one tile) is reduced on its own
+  // into the first part's result. A partial last tile made every tile
+  // dynamic, and the partial results a masked buffer in memory (a softmax
+  // over rows of 4097 ran at a third of the memory's rate).
+  linalg::LinalgOp rest;
+  if (partial && s.vectorDim < int64_t(registerSizes.size())) {
+    int64_t d = s.vectorDim, tileSize = std::max<int64_t>(registerSizes[d], 1);
+    // The rest is one register tile (vectorized whole): not the ragged
+    // columns of a whole-tensor sum, whose other loops it would unroll.
+    bool isStatic = llvm::none_of(extents, ShapedType::isDynamic);
+    int64_t restElements = 1;
+    for (size_t other = 0; isStatic && other < extents.size(); ++other)
+      restElements *=
+          int64_t(other) == d ? extents[d] % tileSize : extents[other];
+    if (isStatic && extents[d] > tileSize && extents[d] % tileSize != 0 &&
+        restElements <= tileSize) {
+      rw.setInsertionPoint(current);
+      auto [whole, remainder] =
+          linalg::splitOp(rw, cast<TilingInterface>(current), unsigned(d),
+                          rw.getIndexAttr(extents[d] / tileSize * tileSize));
+      if (!whole)
+        return current->emitError("strata-apply-schedule: split failed");
+      current = whole.getOperation();
+      linalgCurrent = cast<linalg::LinalgOp>(current);
+      extents = linalgCurrent.getStaticLoopRanges();
+      rest = dyn_cast_or_null<linalg::LinalgOp>(remainder.getOperation());
+    }
+  }
   if (partial) {
     // The other reduction loops (the rows of a whole-tensor sum) step by
     // their register tile into the same partial results: whole, they
-    // would be one vector as large as the tensor.
+    // would be one vector as large as the tensor. A tile is at most the
+    // loop's extent: a larger one was masked.
     SmallVector<int64_t> partialSizes(extents.size(), 0);
     SmallVector<unsigned> reductionDims;
     for (size_t d = 0; d < extents.size(); ++d) {
@@ -466,6 +511,8 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
         continue;
       partialSizes[d] =
           d < registerSizes.size() ? std::max<int64_t>(registerSizes[d], 1) : 1;
+      if (!ShapedType::isDynamic(extents[d]))
+        partialSizes[d] = std::min(partialSizes[d], extents[d]);
       reductionDims.push_back(unsigned(d));
     }
     scf::SCFTilingOptions options;
@@ -492,6 +539,8 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
       for (Operation *part : parts)
         if (auto op = dyn_cast<linalg::LinalgOp>(part))
           vectorizeTile(rw, op, s.registerTile);
+      if (rest)
+        vectorizeTile(rw, rest, s.registerTile);
       return success();
     }
   }
@@ -1249,12 +1298,29 @@ LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
     const Schedule &s = **schedule;
     size_t loops = root.getNumLoops();
     SmallVector<utils::IteratorType> types = root.getIteratorTypesArray();
-    // Rows: every parallel loop but the vectorized one, one at a time.
+    // Rows: every parallel loop but the vectorized one, one at a time,
+    // except as many as the register tile takes of the innermost (short
+    // rows, several per register tile): a divisor of its extent and of the
+    // grid's parts, so every block is whole.
     SmallVector<int64_t> rows(loops, 0);
+    SmallVector<int64_t> extents = root.getStaticLoopRanges();
+    int64_t innermost = -1;
     for (size_t d = 0; d < loops; ++d)
       if (types[d] == utils::IteratorType::parallel &&
-          int64_t(d) != s.vectorDim)
+          int64_t(d) != s.vectorDim) {
         rows[d] = 1;
+        innermost = int64_t(d);
+      }
+    if (innermost >= 0 && innermost < int64_t(s.registerTile.size()) &&
+        !ShapedType::isDynamic(extents[innermost])) {
+      int64_t block = std::max<int64_t>(s.registerTile[innermost], 1);
+      int64_t whole = extents[innermost];
+      if (innermost < int64_t(s.grid.size()) && s.grid[innermost] > 0)
+        whole = std::gcd(whole, s.grid[innermost]);
+      while (whole % block != 0)
+        --block;
+      rows[innermost] = block;
+    }
     if (llvm::all_of(rows, [](int64_t r) { return r == 0; }))
       continue;
     if (failed(fuseGroup(rw, root, s, rows, /*contractions=*/false)))

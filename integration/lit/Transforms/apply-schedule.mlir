@@ -22,7 +22,7 @@
 // CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
 // CHECK: vector.transfer_write {{.*}} : vector<4x32xf32>, tensor<4x32xf32>
 // The last m tile (2 rows): packed as is, one 2x32 register tile.
-// CHECK: tensor.empty() : tensor<2x16xf32>
+// CHECK: tensor.extract_slice {{.*}} : tensor<2x16xf32> to tensor<2x1xf32>
 // CHECK: vector.contract {{.*}} : vector<2x1xf32>, vector<1x32xf32> into vector<2x32xf32>
 // CHECK: {mapping = [#strata.grid<"core">]}
 // CHECK-NOT: strata.schedule
@@ -41,8 +41,8 @@ func.func @matmul(%a: tensor<100x40xf32>, %b: tensor<40x96xf32>, %c: tensor<100x
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<100x96xf32>
 // CHECK-NOT: linalg.fill
 // CHECK: scf.forall (%{{.*}}) = (0) to (100) step (50) shared_outs(%{{.*}} = %[[E]])
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c50 step %c1
-// CHECK: vector.transfer_write %{{.*}} : vector<1x64xf32>, tensor<1x64xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c50 step %c2
+// CHECK: vector.transfer_write %{{.*}} : vector<2x64xf32>, tensor<2x64xf32>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c32 step %c16
 // CHECK: vector.contract
 // CHECK-NOT: tensor<24x16xf32>

@@ -12,12 +12,12 @@
 // CHECK: %[[ZERO:.*]] = scf.for {{.*}} -> (tensor<32x64xf32>)
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c48 step %c16 iter_args(%{{.*}} = %[[ZERO]]) -> (tensor<32x64xf32>)
 // CHECK: vector.contract
-// CHECK: arith.maximumf {{.*}} : vector<1x64xf32>
+// CHECK: arith.maximumf {{.*}} : vector<2x64xf32>
 // The last n tile (32 columns), peeled: the same.
 // CHECK: %[[ZERO2:.*]] = scf.for {{.*}} -> (tensor<32x32xf32>)
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c48 step %c16 iter_args(%{{.*}} = %[[ZERO2]]) -> (tensor<32x32xf32>)
 // CHECK: vector.contract
-// CHECK: arith.maximumf {{.*}} : vector<1x32xf32>
+// CHECK: arith.maximumf {{.*}} : vector<4x32xf32>
 // CHECK: scf.forall.in_parallel
 // CHECK-NEXT: tensor.parallel_insert_slice %{{.*}} into %[[OUT]]
 // CHECK-NEXT: }

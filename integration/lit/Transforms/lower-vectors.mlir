@@ -81,3 +81,20 @@ func.func @masked_reduction(%v: vector<32xf32>, %m: vector<32xi1>, %acc: f32) ->
   %s = vector.mask %m { vector.reduction <add>, %v, %acc : vector<32xf32> into f32 } : vector<32xi1> -> f32
   return %s : f32
 }
+
+// A count that is no power of two: the lanes past the largest power of two
+// (36 of 100) are first combined into the lanes at its start, then the 64
+// reduce as a tree; no lane is added on its own in order.
+// CHECK-LABEL: func.func @ragged_row
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [36], strides = [1]} : vector<100xf32> to vector<36xf32>
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [64], sizes = [36], strides = [1]} : vector<100xf32> to vector<36xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<36xf32>
+// CHECK: vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [0], strides = [1]} : vector<36xf32> into vector<64xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<32xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<1xf32>
+// CHECK-NOT: vector.reduction
+// CHECK: return
+func.func @ragged_row(%v: vector<100xf32>) -> f32 {
+  %s = vector.reduction <add>, %v : vector<100xf32> into f32
+  return %s : f32
+}
