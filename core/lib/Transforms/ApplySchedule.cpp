@@ -1100,6 +1100,18 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
        loop && outside->isProperAncestor(loop);
        loop = loop->getParentOfType<scf::ForOp>())
     rowLoops.insert(rowLoops.begin(), loop);
+  // Fusion made a copy of a producer per consumer (an attention's scores,
+  // once per reduction of its softmax): one of each. Two copies of Q*K^T
+  // doubled the work of an attention over 2000 keys.
+  // Within the group's loops only: a function-wide CSE could merge (and
+  // erase) the root of a group still to be fused.
+  Operation *groupLoop = isa<scf::ForallOp>(outside) ? outside
+                         : !rowLoops.empty() ? rowLoops.front().getOperation()
+                                             : nullptr;
+  if (groupLoop) {
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rw, dominance, groupLoop);
+  }
   SmallVector<int64_t> tiledDims;
   for (size_t d = 0; d < rows.size(); ++d)
     if (rows[d] != 0)
@@ -1109,10 +1121,6 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
     auto *at = llvm::find(tiledDims, skip->queryDim);
     if (at != tiledDims.end()) {
       scf::ForOp queries = rowLoops[at - tiledDims.begin()];
-      // Fusion made a copy of a producer per consumer (the scores, per
-      // reduction of the softmax): one of each.
-      DominanceInfo dominance;
-      eliminateCommonSubExpressions(rw, dominance, outside);
       auto tileKeys = [&](Operation *op, unsigned dim,
                           int64_t size) -> FailureOr<scf::ForOp> {
         auto linalgOp = cast<linalg::LinalgOp>(op);
