@@ -429,20 +429,6 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
                  s.vectorDim < int64_t(linalgCurrent.getNumLoops()) &&
                  linalgCurrent.getIteratorTypesArray()[s.vectorDim] ==
                      utils::IteratorType::reduction;
-  // A register tile that holds the whole reduction (rows of 32 with a
-  // 32-wide tile) needs no partial results: its rows are reduced together,
-  // as independent chains.
-  if (partial) {
-    SmallVector<int64_t> reduced = linalgCurrent.getStaticLoopRanges();
-    SmallVector<utils::IteratorType> kinds =
-        linalgCurrent.getIteratorTypesArray();
-    bool whole = true;
-    for (size_t d = 0; d < reduced.size(); ++d)
-      if (kinds[d] == utils::IteratorType::reduction)
-        whole &= !ShapedType::isDynamic(reduced[d]) &&
-                 d < registerSizes.size() && reduced[d] <= registerSizes[d];
-    partial = !whole;
-  }
   // One row at a time: the partial results of several rows would be one
   // register tile per row. A block of rows (a row-wise group's block, the
   // keys of an attention's query rows) is first split into single rows by
@@ -452,6 +438,17 @@ LogicalResult finishTile(RewriterBase &rw, Operation *current,
   SmallVector<int64_t> extents = linalgCurrent.getStaticLoopRanges();
   SmallVector<utils::IteratorType> types =
       linalgCurrent.getIteratorTypesArray();
+  // A register tile that holds the whole reduction (rows of 32 with a
+  // 32-wide tile) needs no partial results: its rows are reduced together,
+  // as independent chains.
+  if (partial) {
+    bool whole = true;
+    for (size_t d = 0; d < extents.size(); ++d)
+      if (types[d] == utils::IteratorType::reduction)
+        whole &= !ShapedType::isDynamic(extents[d]) &&
+                 d < registerSizes.size() && extents[d] <= registerSizes[d];
+    partial = !whole;
+  }
   bool oneRow = true;
   for (size_t d = 0; d < extents.size(); ++d)
     if (types[d] == utils::IteratorType::parallel && extents[d] != 1)
@@ -1023,6 +1020,14 @@ bool endsRowReduction(Operation *op) {
   return false;
 }
 
+/// The largest divisor of `extent` that is at most `limit` (at least 1).
+int64_t largestDivisorAtMost(int64_t extent, int64_t limit) {
+  int64_t divisor = std::max<int64_t>(limit, 1);
+  while (extent % divisor != 0)
+    --divisor;
+  return divisor;
+}
+
 /// Where a row group skips the key tiles its mask hides (MaskedKeyTiles.h):
 /// the mask's bound, the key tile, and the loop of the blocked queries.
 struct KeySkip {
@@ -1238,9 +1243,7 @@ LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
         chooseRowBlock(*chip, rowBytes, registerRows, extents[blocked]);
     // Whole blocks: the largest divisor of the rows that fits, unless that
     // is less than half of what fits (then equal blocks, the last partial).
-    int64_t block = fit;
-    while (extents[blocked] % block != 0)
-      --block;
+    int64_t block = largestDivisorAtMost(extents[blocked], fit);
     if (2 * block < fit)
       block = llvm::divideCeilSigned(
           extents[blocked], llvm::divideCeilSigned(extents[blocked], fit));
@@ -1321,13 +1324,10 @@ LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
       }
     if (innermost >= 0 && innermost < int64_t(s.registerTile.size()) &&
         !ShapedType::isDynamic(extents[innermost])) {
-      int64_t block = std::max<int64_t>(s.registerTile[innermost], 1);
       int64_t whole = extents[innermost];
       if (innermost < int64_t(s.grid.size()) && s.grid[innermost] > 0)
         whole = std::gcd(whole, s.grid[innermost]);
-      while (whole % block != 0)
-        --block;
-      rows[innermost] = block;
+      rows[innermost] = largestDivisorAtMost(whole, s.registerTile[innermost]);
     }
     if (llvm::all_of(rows, [](int64_t r) { return r == 0; }))
       continue;

@@ -98,42 +98,31 @@ struct TreeReduction : OpRewritePattern<vector::ReductionOp> {
     default:
       return failure();
     }
+    auto slice = [&](Value v, int64_t offset, int64_t size) -> Value {
+      return vector::ExtractStridedSliceOp::create(
+          rewriter, loc, v, ArrayRef<int64_t>{offset}, ArrayRef<int64_t>{size},
+          ArrayRef<int64_t>{1});
+    };
     Value value = reduction.getVector();
     int64_t lanes = type.getNumElements();
-    // Any other count: the lanes past the largest power of two are first
+    // A count that is no power of two: the lanes past the largest one are
     // combined into the lanes at its start (a row of 100: 36 into the first
     // 36 of 64). Both slices start at a power of two, so whole registers
     // combine, where halving 100 would shift lanes across registers.
     if (!llvm::isPowerOf2_64(uint64_t(lanes))) {
       int64_t head = int64_t(llvm::bit_floor(uint64_t(lanes)));
       int64_t tail = lanes - head;
-      auto slice = [&](Value v, int64_t offset, int64_t size) -> Value {
-        return vector::ExtractStridedSliceOp::create(
-            rewriter, loc, v, ArrayRef<int64_t>{offset},
-            ArrayRef<int64_t>{size}, ArrayRef<int64_t>{1});
-      };
       Value folded = combine(slice(value, 0, tail), slice(value, head, tail));
       value = vector::InsertStridedSliceOp::create(
           rewriter, loc, folded, slice(value, 0, head), ArrayRef<int64_t>{0},
           ArrayRef<int64_t>{1});
       lanes = head;
     }
-    while (lanes > 1 && lanes % 2 == 0) {
-      int64_t half = lanes / 2;
-      Value low = vector::ExtractStridedSliceOp::create(
-          rewriter, loc, value, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{half},
-          ArrayRef<int64_t>{1});
-      Value high = vector::ExtractStridedSliceOp::create(
-          rewriter, loc, value, ArrayRef<int64_t>{half},
-          ArrayRef<int64_t>{half}, ArrayRef<int64_t>{1});
-      value = combine(low, high);
-      lanes = half;
-    }
+    for (; lanes > 1; lanes /= 2)
+      value = combine(slice(value, 0, lanes / 2),
+                      slice(value, lanes / 2, lanes / 2));
     Value result =
-        lanes == 1 ? vector::ExtractOp::create(rewriter, loc, value, int64_t(0))
-                         .getResult()
-                   : vector::ReductionOp::create(rewriter, loc, kind, value)
-                         .getResult();
+        vector::ExtractOp::create(rewriter, loc, value, int64_t(0)).getResult();
     if (Value acc = reduction.getAcc())
       result = combine(result, acc);
     rewriter.replaceOp(reduction, result);
