@@ -84,6 +84,9 @@ struct MatmulPlan {
   int64_t kc = 0, mc = 0, nc = 0;
   // A packed too: the part's A exceeds half the outermost cache.
   bool packA = false;
+  // The n tile when the output streams (several m tiles), before balancing.
+  int64_t ncWide = 0;
+  bool streams = false; // the output tile is not kept in L2
 };
 
 MatmulPlan planMatmul(const hw::Description &chip, int64_t M, int64_t N,
@@ -125,20 +128,52 @@ MatmulPlan planMatmul(const hw::Description &chip, int64_t M, int64_t N,
   double side = -double(p.kc) + std::sqrt(double(p.kc) * p.kc + budget);
   p.ncFit = std::clamp<int64_t>(int64_t(side) / p.nr * p.nr, p.nr,
                                 roundUp(p.partN, p.nr));
-  p.nc = balance(p.partN, p.ncFit, p.nr);
-  EXPECT_EQ(ceilDiv(p.partN, p.nc), ceilDiv(p.partN, p.ncFit));
-  if (p.nc / p.nr > 1 && (p.nc / p.nr) % 2 == 0)
-    p.nc += p.nc < roundUp(p.partN, p.nr) ? p.nr : -p.nr;
+  auto nTile = [&](int64_t fit) {
+    int64_t nc = balance(p.partN, fit, p.nr);
+    EXPECT_EQ(ceilDiv(p.partN, nc), ceilDiv(p.partN, fit));
+    if (nc / p.nr > 1 && (nc / p.nr) % 2 == 0)
+      nc += nc < roundUp(p.partN, p.nr) ? p.nr : -p.nr;
+    return nc;
+  };
+  p.nc = nTile(p.ncFit);
   int64_t rows = int64_t((budget - double(p.kc * p.nc)) / double(p.nc + p.kc));
+  double outermost = 0;
+  std::string outermostName;
+  for (const hw::MemoryLevel &mem : chip.memory)
+    if (mem.kind == "cache" && capacityPerUnit(chip, mem.name) > outermost) {
+      outermost = capacityPerUnit(chip, mem.name);
+      outermostName = mem.name;
+    }
+  p.packA = double(p.partM * K * eb) > outermost / 2;
+  // Several m tiles: the output streams through L2 once per k tile, which
+  // then holds kc * (mc + nc), split so that nc / mc is the square root of
+  // the flops per byte of A's source (DRAM when packed, else the outermost
+  // cache) over L2's; nc at most what keeps the part's output columns in
+  // half the outermost cache.
+  hw::DerivedModel model = hw::deriveModel(chip);
+  double outside = 0, l2 = 0;
+  for (const hw::MemoryModel &mem : model.memory) {
+    if (mem.name == "l2")
+      l2 = mem.balanceF32;
+    if (p.packA ? mem.kind == "dram" : mem.name == outermostName)
+      outside = mem.balanceF32;
+  }
+  if (rows < p.partM) {
+    double span = budget / double(p.kc), ratio = std::sqrt(outside / l2);
+    p.ncWide = std::min<int64_t>(int64_t(span * ratio / (1 + ratio)),
+                                 int64_t(outermost / 2 / double(p.partM * eb)));
+    int64_t wide = nTile(std::clamp<int64_t>(p.ncWide / p.nr * p.nr, p.nr,
+                                             roundUp(p.partN, p.nr)));
+    if (wide > p.nc) {
+      p.nc = wide;
+      rows = int64_t(span) - p.nc;
+      p.streams = true;
+    }
+  }
   p.mcFit =
       std::clamp<int64_t>(rows / p.mr * p.mr, p.mr, roundUp(p.partM, p.mr));
   p.mc = balance(p.partM, p.mcFit, p.mr);
   EXPECT_EQ(ceilDiv(p.partM, p.mc), ceilDiv(p.partM, p.mcFit));
-  double outermost = 0;
-  for (const hw::MemoryLevel &mem : chip.memory)
-    if (mem.kind == "cache")
-      outermost = std::max(outermost, capacityPerUnit(chip, mem.name));
-  p.packA = double(p.partM * K * eb) > outermost / 2;
   return p;
 }
 
@@ -153,8 +188,8 @@ int64_t footprint(const Schedule &s, const std::string &level) {
 int64_t l1Bytes(const MatmulPlan &p, int64_t kc) {
   return kc * (p.nr + p.mr) * 4;
 }
-int64_t l2Bytes(int64_t kc, int64_t mc, int64_t nc) {
-  return (mc * nc + kc * (mc + nc)) * 4;
+int64_t l2Bytes(int64_t kc, int64_t mc, int64_t nc, bool streams = false) {
+  return ((streams ? 0 : mc * nc) + kc * (mc + nc)) * 4;
 }
 
 void expectMatmulSchedule(const hw::Description &chip, const Schedule &s,
@@ -203,7 +238,7 @@ void expectMatmulSchedule(const hw::Description &chip, const Schedule &s,
   double l2Half = capacityPerUnit(chip, "l2") / 2;
   EXPECT_EQ(footprint(s, "l1"), l1Bytes(p, p.kc));
   EXPECT_LE(footprint(s, "l1"), l1Part);
-  EXPECT_EQ(footprint(s, "l2"), l2Bytes(p.kc, p.mc, p.nc));
+  EXPECT_EQ(footprint(s, "l2"), l2Bytes(p.kc, p.mc, p.nc, p.streams));
   EXPECT_LE(footprint(s, "l2"), l2Half);
   EXPECT_EQ(footprint(s, "l3"), -1);
   EXPECT_LE(p.kc, p.kcFit);
@@ -311,20 +346,28 @@ TEST(ScheduleModel, MatmulAvx512) {
   // l2 1 MiB per core: budget 524288 / 4 = 131072 elements;
   //   side = -128 + sqrt(128^2 + 131072) = -128 + 384 = 256;
   //   n 4096 in 16 tiles of 256 -> 256, 4 register tiles: even, so 320;
-  //   mc: (131072 - 128 * 320) / (320 + 128) = 90112 / 448 = 201 -> 198;
-  //   m 2048 in 11 tiles of 198 -> 187 -> 192.
-  //   Footprint (192 * 320 + 128 * (192 + 320)) * 4 = 507904 <= 524288.
+  //   mc: (131072 - 128 * 320) / (320 + 128) = 90112 / 448 = 201 rows,
+  //   fewer than the part's 2048: the output streams. A's part (32 MiB)
+  //   exceeds half the l3's 16 MiB share, so it is packed and re-read from
+  //   DRAM (9.96 flops per byte; l2 1.0): nc / mc = sqrt(9.96) = 3.16 of
+  //   131072 / 128 = 1024: nc 777, under the l3 cap 8 MiB / (2048 * 4) =
+  //   1024 -> 768; n 4096 in 6 tiles of 768 -> 683 -> 704, 11 register
+  //   tiles: odd, kept.
+  //   mc: 1024 - 704 = 320 -> 318; m 2048 in 7 tiles of 318 -> 293 -> 294.
+  //   Footprint 128 * (294 + 704) * 4 = 510976 <= 524288.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 64);
   EXPECT_EQ(p.gridM, 2048);
   EXPECT_EQ(p.kcFit, 131);
   EXPECT_EQ(p.ncFit, 256);
-  EXPECT_EQ(p.mcFit, 198);
-  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc), 507904);
+  EXPECT_TRUE(p.streams);
+  EXPECT_EQ(p.ncWide, 777);
+  EXPECT_EQ(p.mcFit, 318);
+  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc, true), 510976);
   EXPECT_EQ(p.kc, 128);
-  EXPECT_EQ(p.mc, 192);
-  EXPECT_EQ(p.nc, 320);
+  EXPECT_EQ(p.mc, 294);
+  EXPECT_EQ(p.nc, 704);
   expectMatmulSchedule(chip, chooseSchedule(matmulNest(M, N, K), chip), p, M);
 }
 
@@ -407,21 +450,45 @@ TEST(ScheduleModel, MatmulAvx2) {
   // l2 256 KiB per core: budget 131072 / 4 = 32768 elements;
   //   side = -256 + sqrt(256^2 + 32768) = -256 + 313.5 = 57 -> 48, 3
   //   register tiles: odd, kept;
-  //   mc: (32768 - 256 * 48) / (48 + 256) = 20480 / 304 = 67 -> 66;
-  //   m 512 in 8 tiles of 66 -> 64 -> 66.
-  //   Footprint (66 * 48 + 256 * (66 + 48)) * 4 = 129408 <= 131072.
+  //   mc: (32768 - 256 * 48) / (48 + 256) = 20480 / 304 = 67 rows, fewer
+  //   than the part's 512: the output streams. A's part (8 MiB) exceeds
+  //   half the l3's 1 MiB share: packed, re-read from DRAM (20 flops per
+  //   byte; l2 1.0): nc / mc = sqrt(20) = 4.47 of 32768 / 256 = 128: nc
+  //   104 -> 96; n 4096 in 43 tiles of 96 -> 96, 6 register tiles: even,
+  //   so 112. mc: 128 - 112 = 16 -> 12; m 512 in 43 tiles of 12 -> 12.
+  //   A is read from DRAM 37 times rather than 86.
+  //   Footprint 256 * (12 + 112) * 4 = 126976 <= 131072.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 16);
   EXPECT_EQ(p.gridM, 512);
   EXPECT_EQ(p.kcFit, 279);
   EXPECT_EQ(p.ncFit, 48);
-  EXPECT_EQ(p.mcFit, 66);
-  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc), 129408);
+  EXPECT_TRUE(p.streams);
+  EXPECT_EQ(p.ncWide, 104);
+  EXPECT_EQ(p.mcFit, 12);
+  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc, true), 126976);
   EXPECT_EQ(p.kc, 256);
-  EXPECT_EQ(p.mc, 66);
-  EXPECT_EQ(p.nc, 48);
+  EXPECT_EQ(p.mc, 12);
+  EXPECT_EQ(p.nc, 112);
   expectMatmulSchedule(chip, chooseSchedule(matmulNest(M, N, K), chip), p, M);
+}
+
+TEST(ScheduleModel, RaggedColumnsEndInANarrowTile) {
+  // 1000 columns are 15 whole register tiles of 64 and a ragged 40, which
+  // S4 pads and copies in and back each k tile with the n tile around it.
+  // The n tile is an odd number of register tiles that divides the 15, no
+  // fewer than half of what the caches allow: 5 (320), so the padded tile
+  // is the 40 columns alone (a 576-wide tile padded a 424-wide edge). 1100
+  // columns (17 whole tiles, prime) have no such divisor: the n tile is not
+  // widened past what the output tile kept in l2 gives (320, a 140-wide
+  // padded edge, not 576 and a 524-wide one).
+  hw::Description chip = loadShipped("host-x86-avx512");
+  for (auto [n, tile] : {std::pair<int64_t, int64_t>{1000, 320}, {1100, 320}}) {
+    Schedule s = chooseSchedule(matmulNest(1000, n, 1000), chip);
+    ASSERT_FALSE(s.tiles.empty());
+    EXPECT_EQ(s.tiles[0].sizes[1], tile) << n;
+  }
 }
 
 TEST(ScheduleModel, SmallMatmulTilesAreClamped) {
@@ -466,15 +533,19 @@ TEST(ScheduleModel, MatmulFollowsTheL1Capacity) {
   // 96 KiB: 73728 / 280 = 263 instead of 131; the largest divisor of 4096
   //   from 132 to 263: kc 256 instead of 128.
   // l2: side = -256 + sqrt(256^2 + 131072) = -256 + 443.4 = 187 -> 128, 2
-  //   register tiles: even, so 192; mc: (131072 - 256 * 192) / (192 + 256)
-  //   = 182 -> 180; m 2052 in 12 tiles of 180 -> 171 -> 174.
+  //   register tiles: even, so 192; (131072 - 256 * 192) / (192 + 256) =
+  //   182 rows: the output streams (see MatmulAvx512). nc: 131072 / 256 =
+  //   512 split 3.16 : 1 -> 388 -> 384; n 4096 in 11 tiles of 384 -> 373
+  //   -> 384, 6 register tiles: even, so 448. mc: 512 - 448 = 64 -> 60;
+  //   m 2048 in 35 tiles of 60 -> 59 -> 60.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.kcFit, 263);
   EXPECT_EQ(p.ncFit, 128);
-  EXPECT_EQ(p.mcFit, 180);
+  EXPECT_EQ(p.ncWide, 388);
+  EXPECT_EQ(p.mcFit, 60);
   EXPECT_EQ(p.kc, 256);
-  EXPECT_EQ(p.mc, 174);
-  EXPECT_EQ(p.nc, 192);
+  EXPECT_EQ(p.mc, 60);
+  EXPECT_EQ(p.nc, 448);
   Schedule bigger = chooseSchedule(matmulNest(M, N, K), chip);
   expectMatmulSchedule(chip, bigger, p, M);
   ASSERT_EQ(base.tiles.size(), 2u);
@@ -493,17 +564,21 @@ TEST(ScheduleModel, MatmulFollowsTheL2Capacity) {
   // 2 MiB: kc stays 128; budget 262144 elements;
   //   side = -128 + sqrt(128^2 + 262144) = -128 + 527.8 = 399 -> 384;
   //   n 4096 in 11 tiles of 384 -> 373 -> 384, 6 register tiles: even, so
-  //   448; mc: (262144 - 128 * 448) / (448 + 128) = 355 -> 354;
-  //   m 2052 in 6 tiles of 354 -> 342.
-  //   Footprint (342 * 448 + 128 * (342 + 448)) * 4 = 1017344 <= 1048576.
+  //   448; (262144 - 128 * 448) / (448 + 128) = 355 rows: the output
+  //   streams (see MatmulAvx512). nc: 262144 / 128 = 2048 split 3.16 : 1
+  //   -> 1555, capped at 1024 (the part's output columns in 8 MiB); 16
+  //   register tiles: even, so 1088. mc: 2048 - 1088 = 960; m 2048 in 3
+  //   tiles of 960 -> 683 -> 684.
+  //   Footprint 128 * (684 + 1088) * 4 = 907264 <= 1048576.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.kcFit, 131);
   EXPECT_EQ(p.ncFit, 384);
-  EXPECT_EQ(p.mcFit, 354);
-  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc), 1017344);
+  EXPECT_EQ(p.ncWide, 1024);
+  EXPECT_EQ(p.mcFit, 960);
+  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc, true), 907264);
   EXPECT_EQ(p.kc, 128);
-  EXPECT_EQ(p.mc, 342);
-  EXPECT_EQ(p.nc, 448);
+  EXPECT_EQ(p.mc, 684);
+  EXPECT_EQ(p.nc, 1088);
   Schedule bigger = chooseSchedule(matmulNest(M, N, K), chip);
   expectMatmulSchedule(chip, bigger, p, M);
   ASSERT_EQ(base.tiles.size(), 2u);
@@ -525,17 +600,20 @@ TEST(ScheduleModel, MatmulFollowsTheRegisterFile) {
   // l1: 36864 / ((32 + 6) * 4) = 242; the largest divisor of 4096 from 121
   //   to 242: kc 128.
   // l2: side = -128 + sqrt(128^2 + 131072) = -128 + 384 = 256, 8 register
-  //   tiles: even, so 288; mc: (131072 - 128 * 288) / (288 + 128) = 226
-  //   -> 222; m 2052 in 10 tiles of 222 -> 206 -> 210.
+  //   tiles: even, so 288; (131072 - 128 * 288) / (288 + 128) = 226 rows:
+  //   the output streams (see MatmulAvx512): nc 777 -> 768; n 4096 in 6
+  //   tiles of 768 -> 683 -> 704, 22 register tiles: even, so 736. mc:
+  //   1024 - 736 = 288; m 2048 in 8 tiles of 288 -> 256 -> 258.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 32);
   EXPECT_EQ(p.kcFit, 242);
   EXPECT_EQ(p.ncFit, 256);
-  EXPECT_EQ(p.mcFit, 222);
+  EXPECT_EQ(p.ncWide, 777);
+  EXPECT_EQ(p.mcFit, 288);
   EXPECT_EQ(p.kc, 128);
-  EXPECT_EQ(p.mc, 210);
-  EXPECT_EQ(p.nc, 288);
+  EXPECT_EQ(p.mc, 258);
+  EXPECT_EQ(p.nc, 736);
   Schedule fewer = chooseSchedule(matmulNest(M, N, K), chip);
   expectMatmulSchedule(chip, fewer, p, M);
   EXPECT_LT(fewer.registerTile[0] * fewer.registerTile[1],

@@ -111,6 +111,20 @@ Rates ratesOf(const hw::Description &chip, int64_t elementBytes) {
   return rates;
 }
 
+/// The chip's peak rate over the bandwidth of memory level `name` (DRAM
+/// where empty): the operations that one byte read from it must feed (0
+/// where unknown).
+double flopsPerByte(const hw::Description &chip, llvm::StringRef name,
+                    int64_t elementBytes) {
+  hw::DerivedModel model = hw::deriveModel(chip);
+  double flops = model.peakFlops(elementBytes == 2 ? "bf16" : "f32");
+  for (const hw::MemoryModel &mem : model.memory)
+    if ((name.empty() ? mem.kind == "dram" : mem.name == name) &&
+        mem.bandwidthTotal > 0)
+      return flops / mem.bandwidthTotal;
+  return 0;
+}
+
 /// Roofline time and bound of the nest, each operand moved once.
 void predict(const LoopNest &nest, const hw::Description &chip, Schedule &s) {
   double iterations = 1;
@@ -326,23 +340,77 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
     // Each k step of a windowed A reads the whole window.
     double kw = double(kc * windowSize);
     double side = -kw + std::sqrt(kw * kw + budget);
-    nc = balance(partExtent(n),
-                 std::clamp<int64_t>(int64_t(side) / nr * nr, nr,
-                                     roundUp(partExtent(n), nr)),
-                 nr);
-    // A packed row of an even number of register tiles has a power-of-two
-    // factor in its stride, so the kc rows the register tile walks collide
-    // in a few cache sets; an odd number spreads them over all sets. One
-    // more register tile (m's tile then takes what is left), or one fewer
-    // when the tile already covers all of n.
-    if (nc / nr > 1 && (nc / nr) % 2 == 0)
-      nc += nc < roundUp(partExtent(n), nr) ? nr : -nr;
-    // An n extent that is no multiple of the vector width pads the output
-    // tiles that reach its end (copied in and back): whole tiles stop
-    // before the ragged edge, so only the last one is padded.
-    if (partExtent(n) % width != 0 && partExtent(n) > nr)
-      nc = std::min(nc, partExtent(n) / nr * nr);
+    // An n tile of at most `wide` elements, balanced over n.
+    auto nTile = [&](int64_t wide) {
+      int64_t tile = balance(
+          partExtent(n),
+          std::clamp<int64_t>(wide / nr * nr, nr, roundUp(partExtent(n), nr)),
+          nr);
+      // A packed row of an even number of register tiles has a power-of-two
+      // factor in its stride, so the kc rows the register tile walks
+      // collide in a few cache sets; an odd number spreads them over all
+      // sets. One more register tile (m's tile then takes what is left), or
+      // one fewer when the tile already covers all of n.
+      if (tile / nr > 1 && (tile / nr) % 2 == 0)
+        tile += tile < roundUp(partExtent(n), nr) ? nr : -nr;
+      // An n extent that is no multiple of the vector width pads the output
+      // tile that reaches its end (copied in and back each k tile): whole
+      // tiles stop before the ragged edge, so the padded one is narrower
+      // than a register tile. Tiles of an odd number of register tiles that
+      // divide the whole part, no fewer than half as many, when there are
+      // some (1000 columns: 320 rather than 576, whose 424-wide edge was
+      // copied).
+      int64_t whole = partExtent(n) / nr;
+      if (partExtent(n) % width != 0 && whole >= 1) {
+        tile = std::min(tile, whole * nr);
+        for (int64_t d = tile / nr; 2 * d >= tile / nr && d >= 1; --d)
+          if (whole % d == 0 && d % 2 == 1) {
+            tile = d * nr;
+            break;
+          }
+      }
+      return tile;
+    };
+    nc = nTile(int64_t(side));
     int64_t rows = int64_t((budget - kw * double(nc)) / (double(nc) + kw));
+    // When the part's rows need several m tiles, each k tile sweeps all of
+    // them (n, k, m order): the output tile streams through this level
+    // once per k tile and is no reuse to keep here. The level then holds
+    // B's kc x nc panel and A's mc x kc block, kw * (mc + nc) elements, and
+    // their split trades two re-reads: A's block comes again from the
+    // memory outside once per n tile (eb / 2nc bytes per flop, at that
+    // memory's flops per byte), B's micro-panel from this level once per
+    // m tile (eb / 2mc, at this level's). The sum is least at
+    // nc / mc = sqrt(outside's / this level's flops per byte): about 5 with
+    // A from DRAM (A larger than half the outermost cache), so a 4096^2 A
+    // is read 5 times rather than 13 (2 cores: 472 -> 490 GFLOP/s). The
+    // part's output columns, swept once per k tile, stay in half of the
+    // outermost cache.
+    bool streams = false;
+    double outside = 0, here = flopsPerByte(chip, caches[1].name, eb);
+    double aPartBytes = double(eb) * double(partExtent(k)) *
+                        double(windowSize) * double(partExtent(m));
+    if (aPartBytes > caches.back().bytes / 2)
+      outside = flopsPerByte(chip, "", eb);
+    else if (caches.size() >= 3)
+      outside = flopsPerByte(chip, caches.back().name, eb);
+    if (!a->windowed() && rows < partExtent(m) && outside > 0 && here > 0) {
+      double span = budget / kw, ratio = std::sqrt(outside / here);
+      int64_t wide = int64_t(span * ratio / (1 + ratio));
+      if (caches.size() >= 3)
+        wide = std::min<int64_t>(wide, int64_t(caches.back().bytes / 2 /
+                                               double(partExtent(m) * eb)));
+      wide = nTile(wide);
+      // Not where the wider tile would pad a wide edge: no odd divisor of
+      // the whole register tiles (1100 columns: 17) left it at the cap.
+      bool narrowEdge =
+          partExtent(n) % width == 0 || (partExtent(n) / nr) % (wide / nr) == 0;
+      if (wide > nc && narrowEdge) {
+        nc = wide;
+        rows = int64_t(span) - nc;
+        streams = true;
+      }
+    }
     mc = balance(
         partExtent(m),
         std::clamp<int64_t>(rows / mr * mr, mr, roundUp(partExtent(m), mr)),
@@ -364,7 +432,8 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
       }
     }
     s.footprints.push_back(
-        {caches[1].name, (mc * nc + kc * windowSize * (mc + nc)) * eb});
+        {caches[1].name,
+         ((streams ? 0 : mc * nc) + kc * windowSize * (mc + nc)) * eb});
     sized.push_back({caches[1].name, m});
     sized.push_back({caches[1].name, n});
   }

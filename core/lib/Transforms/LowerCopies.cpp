@@ -63,23 +63,30 @@ SmallVector<memref::CopyOp> splitRows(IRRewriter &rw, memref::CopyOp copy) {
 }
 
 /// A copy of dynamically many rows of a static length (a padded tile copied
-/// back into a ragged edge of its output): a loop over the rows around a
-/// static copy of one row, which is then vectorized like any other (element
-/// loops of a whole tile run at a fraction of the vector rate). Returns the
-/// copy of one row, or null when the rows are not of a static length.
+/// back into a ragged edge of its output), or of more static rows than one
+/// vector holds: a loop over the rows around a static copy of one row,
+/// which is then vectorized like any other. Element loops of a whole tile
+/// run at a fraction of the vector rate: LLVM vectorized a 252 x 424 copy
+/// between row strides 432 and 1000 into shuffles, 60% of a 1000^3 GEMM
+/// whose n tile was 424 wide at the edge. Returns the copy of one row, or
+/// null when the rows are not of a static length or fit one vector.
 memref::CopyOp rowLoop(IRRewriter &rw, memref::CopyOp copy) {
   auto type = cast<MemRefType>(copy.getSource().getType());
   int64_t rank = type.getRank();
-  if (rank < 2 || type.hasStaticShape() ||
-      ShapedType::isDynamic(type.getShape().back()) ||
-      type.getShape().back() > kMaxVectorElements)
+  if (rank < 2 || ShapedType::isDynamic(type.getShape().back()) ||
+      type.getShape().back() > kMaxVectorElements ||
+      (type.hasStaticShape() && type.getNumElements() <= kMaxVectorElements))
     return nullptr;
   Location loc = copy.getLoc();
   Value zero = arith::ConstantIndexOp::create(rw, loc, 0);
   Value one = arith::ConstantIndexOp::create(rw, loc, 1);
   SmallVector<Value> extents;
   for (int64_t d = 0; d + 1 < rank; ++d)
-    extents.push_back(memref::DimOp::create(rw, loc, copy.getSource(), d));
+    extents.push_back(
+        type.isDynamicDim(d)
+            ? Value(memref::DimOp::create(rw, loc, copy.getSource(), d))
+            : Value(
+                  arith::ConstantIndexOp::create(rw, loc, type.getDimSize(d))));
   memref::CopyOp row;
   scf::buildLoopNest(
       rw, loc, SmallVector<Value>(rank - 1, zero), extents,

@@ -54,3 +54,19 @@ func.func @rows(%a: memref<?x232xf32, strided<[240, 1]>>, %b: memref<?x232xf32, 
   memref.copy %a, %b : memref<?x232xf32, strided<[240, 1]>> to memref<?x232xf32, strided<[1000, 1], offset: ?>>
   return
 }
+
+// A static copy of more elements than one vector holds (a padded 252 x 424
+// output tile copied back into its ragged edge): a loop over the rows
+// around the pieces of one row (LLVM turned element loops of such a copy
+// into shuffles).
+// CHECK-LABEL: func.func @many_rows
+// CHECK: scf.for %{{.*}} = %c0 to %c252 step %c1
+// CHECK: vector.transfer_read {{.*}} vector<1x128xf32>
+// CHECK: vector.transfer_read {{.*}} vector<1x32xf32>
+// CHECK: vector.transfer_read {{.*}} vector<1x8xf32>
+// CHECK-NOT: memref.load
+// CHECK-NOT: memref.copy
+func.func @many_rows(%a: memref<252x424xf32, strided<[432, 1]>>, %b: memref<252x424xf32, strided<[1000, 1], offset: ?>>) {
+  memref.copy %a, %b : memref<252x424xf32, strided<[432, 1]>> to memref<252x424xf32, strided<[1000, 1], offset: ?>>
+  return
+}
