@@ -138,37 +138,34 @@ MatmulPlan planMatmul(const hw::Description &chip, int64_t M, int64_t N,
   p.nc = nTile(p.ncFit);
   int64_t rows = int64_t((budget - double(p.kc * p.nc)) / double(p.nc + p.kc));
   double outermost = 0;
-  std::string outermostName;
   for (const hw::MemoryLevel &mem : chip.memory)
-    if (mem.kind == "cache" && capacityPerUnit(chip, mem.name) > outermost) {
-      outermost = capacityPerUnit(chip, mem.name);
-      outermostName = mem.name;
-    }
+    if (mem.kind == "cache")
+      outermost = std::max(outermost, capacityPerUnit(chip, mem.name));
   p.packA = double(p.partM * K * eb) > outermost / 2;
-  // Several m tiles: the output streams through L2 once per k tile, which
-  // then holds kc * (mc + nc), split so that nc / mc is the square root of
-  // the flops per byte of A's source (DRAM when packed, else the outermost
-  // cache) over L2's; nc at most what keeps the part's output columns in
-  // half the outermost cache.
+  // Several m tiles with A packed from DRAM: the output streams through L2
+  // once per k tile, which then holds kc * (mc + nc), split so that
+  // nc / mc is the square root of DRAM's flops per byte over L2's; nc at
+  // most what keeps the part's output columns in a quarter of the
+  // outermost cache, and no narrower than the tile above.
   hw::DerivedModel model = hw::deriveModel(chip);
-  double outside = 0, l2 = 0;
+  double dram = 0, l2 = 0;
   for (const hw::MemoryModel &mem : model.memory) {
     if (mem.name == "l2")
       l2 = mem.balanceF32;
-    if (p.packA ? mem.kind == "dram" : mem.name == outermostName)
-      outside = mem.balanceF32;
+    if (mem.kind == "dram")
+      dram = mem.balanceF32;
   }
-  if (rows < p.partM) {
-    double span = budget / double(p.kc), ratio = std::sqrt(outside / l2);
-    p.ncWide = std::min<int64_t>(int64_t(span * ratio / (1 + ratio)),
-                                 int64_t(outermost / 2 / double(p.partM * eb)));
+  if (rows < p.partM && p.packA) {
+    double span = budget / double(p.kc), ratio = std::sqrt(dram / l2);
+    int64_t cap = int64_t(outermost / 4 / double(p.partM * eb));
+    p.ncWide = std::min<int64_t>(int64_t(span * ratio / (1 + ratio)), cap);
     int64_t wide = nTile(std::clamp<int64_t>(p.ncWide / p.nr * p.nr, p.nr,
                                              roundUp(p.partN, p.nr)));
-    if (wide > p.nc) {
-      p.nc = wide;
-      rows = int64_t(span) - p.nc;
-      p.streams = true;
-    }
+    while (wide > cap && wide > 2 * p.nr)
+      wide -= 2 * p.nr;
+    p.nc = std::max(p.nc, wide);
+    rows = int64_t(span) - p.nc;
+    p.streams = true;
   }
   p.mcFit =
       std::clamp<int64_t>(rows / p.mr * p.mr, p.mr, roundUp(p.partM, p.mr));
@@ -350,11 +347,11 @@ TEST(ScheduleModel, MatmulAvx512) {
   //   fewer than the part's 2048: the output streams. A's part (32 MiB)
   //   exceeds half the l3's 16 MiB share, so it is packed and re-read from
   //   DRAM (9.96 flops per byte; l2 1.0): nc / mc = sqrt(9.96) = 3.16 of
-  //   131072 / 128 = 1024: nc 777, under the l3 cap 8 MiB / (2048 * 4) =
-  //   1024 -> 768; n 4096 in 6 tiles of 768 -> 683 -> 704, 11 register
-  //   tiles: odd, kept.
-  //   mc: 1024 - 704 = 320 -> 318; m 2048 in 7 tiles of 318 -> 293 -> 294.
-  //   Footprint 128 * (294 + 704) * 4 = 510976 <= 524288.
+  //   131072 / 128 = 1024: nc 777, capped at 4 MiB / (2048 * 4) = 512 (the
+  //   part's output columns in a quarter of the l3's 16 MiB share); n 4096
+  //   in 8 tiles of 512, 8 register tiles: even, so 576, over the cap:
+  //   448 (7). mc: 1024 - 448 = 576; m 2048 in 4 tiles of 576 -> 512 ->
+  //   516. Footprint 128 * (516 + 448) * 4 = 493568 <= 524288.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 64);
@@ -362,12 +359,12 @@ TEST(ScheduleModel, MatmulAvx512) {
   EXPECT_EQ(p.kcFit, 131);
   EXPECT_EQ(p.ncFit, 256);
   EXPECT_TRUE(p.streams);
-  EXPECT_EQ(p.ncWide, 777);
-  EXPECT_EQ(p.mcFit, 318);
-  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc, true), 510976);
+  EXPECT_EQ(p.ncWide, 512);
+  EXPECT_EQ(p.mcFit, 576);
+  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc, true), 493568);
   EXPECT_EQ(p.kc, 128);
-  EXPECT_EQ(p.mc, 294);
-  EXPECT_EQ(p.nc, 704);
+  EXPECT_EQ(p.mc, 516);
+  EXPECT_EQ(p.nc, 448);
   expectMatmulSchedule(chip, chooseSchedule(matmulNest(M, N, K), chip), p, M);
 }
 
@@ -454,9 +451,9 @@ TEST(ScheduleModel, MatmulAvx2) {
   //   than the part's 512: the output streams. A's part (8 MiB) exceeds
   //   half the l3's 1 MiB share: packed, re-read from DRAM (20 flops per
   //   byte; l2 1.0): nc / mc = sqrt(20) = 4.47 of 32768 / 256 = 128: nc
-  //   104 -> 96; n 4096 in 43 tiles of 96 -> 96, 6 register tiles: even,
-  //   so 112. mc: 128 - 112 = 16 -> 12; m 512 in 43 tiles of 12 -> 12.
-  //   A is read from DRAM 37 times rather than 86.
+  //   104 (under the cap 256 KiB / (512 * 4) = 128) -> 96; n 4096 in 43 tiles
+  //   of 96 -> 96, 6 register tiles: even, so 112. mc: 128 - 112 = 16 -> 12; m
+  //   512 in 43 tiles of 12 -> 12. A is read from DRAM 37 times rather than 86.
   //   Footprint 256 * (12 + 112) * 4 = 126976 <= 131072.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
@@ -535,7 +532,8 @@ TEST(ScheduleModel, MatmulFollowsTheL1Capacity) {
   // l2: side = -256 + sqrt(256^2 + 131072) = -256 + 443.4 = 187 -> 128, 2
   //   register tiles: even, so 192; (131072 - 256 * 192) / (192 + 256) =
   //   182 rows: the output streams (see MatmulAvx512). nc: 131072 / 256 =
-  //   512 split 3.16 : 1 -> 388 -> 384; n 4096 in 11 tiles of 384 -> 373
+  //   512 split 3.16 : 1 -> 388 (cap 512) -> 384; n 4096 in 11 tiles of 384 ->
+  //   373
   //   -> 384, 6 register tiles: even, so 448. mc: 512 - 448 = 64 -> 60;
   //   m 2048 in 35 tiles of 60 -> 59 -> 60.
   MatmulPlan p = planMatmul(chip, M, N, K);
@@ -566,26 +564,26 @@ TEST(ScheduleModel, MatmulFollowsTheL2Capacity) {
   //   n 4096 in 11 tiles of 384 -> 373 -> 384, 6 register tiles: even, so
   //   448; (262144 - 128 * 448) / (448 + 128) = 355 rows: the output
   //   streams (see MatmulAvx512). nc: 262144 / 128 = 2048 split 3.16 : 1
-  //   -> 1555, capped at 1024 (the part's output columns in 8 MiB); 16
-  //   register tiles: even, so 1088. mc: 2048 - 1088 = 960; m 2048 in 3
-  //   tiles of 960 -> 683 -> 684.
-  //   Footprint 128 * (684 + 1088) * 4 = 907264 <= 1048576.
+  //   -> 1555, capped at 512 -> 448 as with 1 MiB. mc: 2048 - 448 = 1600
+  //   -> 1596; m 2048 in 2 tiles of 1596 -> 1024 -> 1026.
+  //   Footprint 128 * (1026 + 448) * 4 = 754688 <= 1048576.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.kcFit, 131);
   EXPECT_EQ(p.ncFit, 384);
-  EXPECT_EQ(p.ncWide, 1024);
-  EXPECT_EQ(p.mcFit, 960);
-  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc, true), 907264);
+  EXPECT_EQ(p.ncWide, 512);
+  EXPECT_EQ(p.mcFit, 1596);
+  EXPECT_EQ(l2Bytes(p.kc, p.mc, p.nc, true), 754688);
   EXPECT_EQ(p.kc, 128);
-  EXPECT_EQ(p.mc, 684);
-  EXPECT_EQ(p.nc, 1088);
+  EXPECT_EQ(p.mc, 1026);
+  EXPECT_EQ(p.nc, 448);
   Schedule bigger = chooseSchedule(matmulNest(M, N, K), chip);
   expectMatmulSchedule(chip, bigger, p, M);
   ASSERT_EQ(base.tiles.size(), 2u);
   ASSERT_EQ(bigger.tiles.size(), 2u);
-  // Larger m and n tiles; the k tile follows the l1 alone.
+  // A larger m tile; n's stays at the l3's cap; the k tile follows the
+  // l1 alone.
   EXPECT_GT(bigger.tiles[0].sizes[0], base.tiles[0].sizes[0]);
-  EXPECT_GT(bigger.tiles[0].sizes[1], base.tiles[0].sizes[1]);
+  EXPECT_EQ(bigger.tiles[0].sizes[1], base.tiles[0].sizes[1]);
   EXPECT_EQ(bigger.tiles[1].sizes[2], base.tiles[1].sizes[2]);
   EXPECT_GT(footprint(bigger, "l2"), footprint(base, "l2"));
 }
@@ -601,19 +599,19 @@ TEST(ScheduleModel, MatmulFollowsTheRegisterFile) {
   //   to 242: kc 128.
   // l2: side = -128 + sqrt(128^2 + 131072) = -128 + 384 = 256, 8 register
   //   tiles: even, so 288; (131072 - 128 * 288) / (288 + 128) = 226 rows:
-  //   the output streams (see MatmulAvx512): nc 777 -> 768; n 4096 in 6
-  //   tiles of 768 -> 683 -> 704, 22 register tiles: even, so 736. mc:
-  //   1024 - 736 = 288; m 2048 in 8 tiles of 288 -> 256 -> 258.
+  //   the output streams (see MatmulAvx512): nc 777, capped at 512; 16
+  //   register tiles: even, so 544, over the cap: 480. mc: 1024 - 480 =
+  //   544 -> 540; m 2048 in 4 tiles of 540 -> 512 -> 516.
   MatmulPlan p = planMatmul(chip, M, N, K);
   EXPECT_EQ(p.mr, 6);
   EXPECT_EQ(p.nr, 32);
   EXPECT_EQ(p.kcFit, 242);
   EXPECT_EQ(p.ncFit, 256);
-  EXPECT_EQ(p.ncWide, 777);
-  EXPECT_EQ(p.mcFit, 288);
+  EXPECT_EQ(p.ncWide, 512);
+  EXPECT_EQ(p.mcFit, 540);
   EXPECT_EQ(p.kc, 128);
-  EXPECT_EQ(p.mc, 258);
-  EXPECT_EQ(p.nc, 736);
+  EXPECT_EQ(p.mc, 516);
+  EXPECT_EQ(p.nc, 480);
   Schedule fewer = chooseSchedule(matmulNest(M, N, K), chip);
   expectMatmulSchedule(chip, fewer, p, M);
   EXPECT_LT(fewer.registerTile[0] * fewer.registerTile[1],

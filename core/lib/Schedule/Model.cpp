@@ -381,35 +381,39 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
     // memory outside once per n tile (eb / 2nc bytes per flop, at that
     // memory's flops per byte), B's micro-panel from this level once per
     // m tile (eb / 2mc, at this level's). The sum is least at
-    // nc / mc = sqrt(outside's / this level's flops per byte): about 5 with
-    // A from DRAM (A larger than half the outermost cache), so a 4096^2 A
-    // is read 5 times rather than 13 (2 cores: 472 -> 490 GFLOP/s). The
-    // part's output columns, swept once per k tile, stay in half of the
-    // outermost cache.
+    // nc / mc = sqrt(outside's / this level's flops per byte), about 5:1
+    // when A is packed from DRAM (larger than half the outermost cache).
+    // From the outermost cache (2:1 there) the gain is under 1% and the
+    // square tiles stay. The part's output columns, swept once per k tile,
+    // stay in a quarter of the outermost cache: the rest holds A's and B's
+    // streams and what other cores and processes keep there. With half, a
+    // 4096^2 GEMM (n tile 832, 13.6 MB of output columns) lost 8-15% on
+    // one core whenever the shared cache was busy; with a quarter (448: A
+    // read 10 times rather than 13) it gains 3-5% on two cores. The n tile
+    // is never narrower than the square one.
     bool streams = false;
-    double outside = 0, here = flopsPerByte(chip, caches[1].name, eb);
+    double here = flopsPerByte(chip, caches[1].name, eb),
+           outside = flopsPerByte(chip, "", eb);
     double aPartBytes = double(eb) * double(partExtent(k)) *
                         double(windowSize) * double(partExtent(m));
-    if (aPartBytes > caches.back().bytes / 2)
-      outside = flopsPerByte(chip, "", eb);
-    else if (caches.size() >= 3)
-      outside = flopsPerByte(chip, caches.back().name, eb);
-    if (!a->windowed() && rows < partExtent(m) && outside > 0 && here > 0) {
+    if (!a->windowed() && rows < partExtent(m) && outside > 0 && here > 0 &&
+        caches.size() >= 3 && aPartBytes > caches.back().bytes / 2) {
       double span = budget / kw, ratio = std::sqrt(outside / here);
       int64_t wide = int64_t(span * ratio / (1 + ratio));
-      if (caches.size() >= 3)
-        wide = std::min<int64_t>(wide, int64_t(caches.back().bytes / 2 /
-                                               double(partExtent(m) * eb)));
-      wide = nTile(wide);
+      int64_t cap = std::max<int64_t>(
+          nr, int64_t(caches.back().bytes / 4 / double(partExtent(m) * eb)));
+      wide = nTile(std::min(wide, cap));
+      // The odd count of register tiles stays under the cap.
+      while (wide > cap && wide > 2 * nr)
+        wide -= 2 * nr;
       // Not where the wider tile would pad a wide edge: no odd divisor of
       // the whole register tiles (1100 columns: 17) left it at the cap.
       bool narrowEdge =
           partExtent(n) % width == 0 || (partExtent(n) / nr) % (wide / nr) == 0;
-      if (wide > nc && narrowEdge) {
+      if (wide > nc && narrowEdge)
         nc = wide;
-        rows = int64_t(span) - nc;
-        streams = true;
-      }
+      rows = int64_t(span) - nc;
+      streams = true;
     }
     mc = balance(
         partExtent(m),
