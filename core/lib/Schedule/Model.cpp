@@ -96,33 +96,29 @@ const LoopNest::Operand *firstOutput(const LoopNest &nest) {
   return nullptr;
 }
 
-/// The chip's peak rate for elements of `elementBytes` and its memory's
-/// bandwidth (0 where the description gives none).
+/// The chip's peak rate for elements of `elementBytes` and the bandwidth of
+/// memory level `level` (DRAM where empty; 0 where the description gives
+/// none).
 struct Rates {
   double flops = 0, bandwidth = 0;
 };
-Rates ratesOf(const hw::Description &chip, int64_t elementBytes) {
+Rates ratesOf(const hw::Description &chip, int64_t elementBytes,
+              llvm::StringRef level = "") {
   hw::DerivedModel model = hw::deriveModel(chip);
   Rates rates;
   rates.flops = model.peakFlops(elementBytes == 2 ? "bf16" : "f32");
   for (const hw::MemoryModel &mem : model.memory)
-    if (mem.kind == "dram")
+    if (level.empty() ? mem.kind == "dram" : mem.name == level)
       rates.bandwidth = mem.bandwidthTotal;
   return rates;
 }
 
-/// The chip's peak rate over the bandwidth of memory level `name` (DRAM
-/// where empty): the operations that one byte read from it must feed (0
-/// where unknown).
-double flopsPerByte(const hw::Description &chip, llvm::StringRef name,
-                    int64_t elementBytes) {
-  hw::DerivedModel model = hw::deriveModel(chip);
-  double flops = model.peakFlops(elementBytes == 2 ? "bf16" : "f32");
-  for (const hw::MemoryModel &mem : model.memory)
-    if ((name.empty() ? mem.kind == "dram" : mem.name == name) &&
-        mem.bandwidthTotal > 0)
-      return flops / mem.bandwidthTotal;
-  return 0;
+/// The operations one byte read from memory level `level` (DRAM where
+/// empty) must feed at the chip's peak; 0 where unknown.
+double flopsPerByte(const hw::Description &chip, int64_t elementBytes,
+                    llvm::StringRef level) {
+  Rates rates = ratesOf(chip, elementBytes, level);
+  return rates.bandwidth > 0 ? rates.flops / rates.bandwidth : 0;
 }
 
 /// Roofline time and bound of the nest, each operand moved once.
@@ -313,6 +309,13 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
     return s.grid.empty() || s.grid[d] == 0 ? nest.extents[d] : s.grid[d];
   };
   std::vector<CacheLevel> caches = cacheLevels(chip, unit.level);
+  // The part's A exceeds half the outermost cache: each n tile reads it
+  // from memory again.
+  double aBytes = double(eb);
+  for (int64_t d : a->dims)
+    if (d >= 0)
+      aBytes *= double(partExtent(d));
+  bool aFromMemory = !caches.empty() && aBytes > caches.back().bytes / 2;
   int64_t kc = bigK, mc = roundUp(partExtent(m), mr),
           nc = roundUp(partExtent(n), nr);
   std::vector<std::pair<std::string, int64_t>> sized; // level -> loop
@@ -392,12 +395,10 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
     // read 10 times rather than 13) it gains 3-5% on two cores. The n tile
     // is never narrower than the square one.
     bool streams = false;
-    double here = flopsPerByte(chip, caches[1].name, eb),
-           outside = flopsPerByte(chip, "", eb);
-    double aPartBytes = double(eb) * double(partExtent(k)) *
-                        double(windowSize) * double(partExtent(m));
+    double here = flopsPerByte(chip, eb, caches[1].name),
+           outside = flopsPerByte(chip, eb, "");
     if (!a->windowed() && rows < partExtent(m) && outside > 0 && here > 0 &&
-        caches.size() >= 3 && aPartBytes > caches.back().bytes / 2) {
+        caches.size() >= 3 && aFromMemory) {
       double span = budget / kw, ratio = std::sqrt(outside / here);
       int64_t wide = int64_t(span * ratio / (1 + ratio));
       int64_t cap = std::max<int64_t>(
@@ -488,12 +489,7 @@ bool scheduleContraction(const LoopNest &nest, const hw::Description &chip,
   // Nor is A packed when one n tile covers the part's n: A is then read
   // once, and a copy only adds a pass (2500x64x2500 packed its 25 MB A).
   // Tiles of dynamic extent are padded by copies anyway (S4).
-  double aBytes = double(eb);
-  for (int64_t d : a->dims)
-    if (d >= 0)
-      aBytes *= double(partExtent(d));
-  bool aInPlace = caches.empty() || aBytes <= caches.back().bytes / 2 ||
-                  nc >= partExtent(n);
+  bool aInPlace = !aFromMemory || nc >= partExtent(n);
   s.promote = a->windowed() || aInPlace ? std::vector<int64_t>{bIndex}
                                         : std::vector<int64_t>{aIndex, bIndex};
   // Nor is B packed when reading it takes at least half as long as the

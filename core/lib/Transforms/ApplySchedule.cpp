@@ -587,7 +587,6 @@ SmallVector<linalg::LinalgOp> takeMarkedTiles(Operation *scope) {
   return tiles;
 }
 
-/// Vectorizes the register tiles `finishTile` marked.
 /// Splits a register tile whose parallel vector loop spans a number of
 /// vectors that is no power of two (a peeled edge of 48 lanes in 64-wide
 /// tiles) into power-of-two pieces, widest first (32 + 16). LLVM lowers the
@@ -623,6 +622,7 @@ SmallVector<linalg::LinalgOp> splitVectorLoop(RewriterBase &rw,
   return pieces;
 }
 
+/// Vectorizes the register tiles `finishTile` marked.
 void vectorizeRegisterTiles(RewriterBase &rw, Operation *root) {
   SmallVector<linalg::LinalgOp> marked;
   root->walk([&](linalg::LinalgOp op) {

@@ -2,6 +2,7 @@
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -82,11 +83,8 @@ memref::CopyOp rowLoop(IRRewriter &rw, memref::CopyOp copy) {
   Value one = arith::ConstantIndexOp::create(rw, loc, 1);
   SmallVector<Value> extents;
   for (int64_t d = 0; d + 1 < rank; ++d)
-    extents.push_back(
-        type.isDynamicDim(d)
-            ? Value(memref::DimOp::create(rw, loc, copy.getSource(), d))
-            : Value(
-                  arith::ConstantIndexOp::create(rw, loc, type.getDimSize(d))));
+    extents.push_back(getValueOrCreateConstantIndexOp(
+        rw, loc, memref::getMixedSize(rw, loc, copy.getSource(), d)));
   memref::CopyOp row;
   scf::buildLoopNest(
       rw, loc, SmallVector<Value>(rank - 1, zero), extents,
