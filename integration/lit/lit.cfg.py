@@ -28,6 +28,20 @@ if shutil.which("ptxas") or os.path.exists(os.path.join(
         os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "ptxas")) or \
         os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
+# Code for the AVX-512 description runs only where the CPU has AVX-512
+# (x86-64-v4); elsewhere its execution lines are skipped (`%if host-avx512`)
+# and its IR is still checked.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        flags = set()
+        for line in cpuinfo:
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    if {"avx512f", "avx512bw", "avx512dq", "avx512vl"} <= flags:
+        config.available_features.add("host-avx512")
+except OSError:
+    pass
 for var in ["CUDA_PATH", "STRATA_PTXAS"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]

@@ -1,6 +1,8 @@
 """Shared helpers of the front end's tests: the tolerance check and the
 FileCheck runner. The Strata tools are found as the package finds them
-($STRATA_BIN, the build tree, PATH)."""
+($STRATA_BIN, the build tree, PATH); with $STRATA_PREBUILT set (a machine
+without strata-compile), artifacts come from that directory instead
+(prebuilt.py)."""
 
 import os
 import shutil
@@ -80,3 +82,16 @@ def filecheck():
 @pytest.fixture(autouse=True)
 def _seed():
     torch.manual_seed(0)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _prebuilt():
+    directory = os.environ.get("STRATA_PREBUILT")
+    if not directory:
+        yield
+        return
+    import prebuilt
+    from strata import tools
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tools, "compile_mlir", prebuilt.compiler(directory))
+        yield

@@ -7,7 +7,7 @@ import torch
 import models
 import strata.torch as st
 from conftest import assert_close
-from strata.torch import runtime
+from strata import runtime
 
 
 def test_shape_cache():
@@ -53,10 +53,13 @@ def test_non_contiguous_inputs():
     assert_close(st.compile(lin, (x,))(x), lin(x), "non_contiguous")
 
 
-def test_descriptor_layout():
-    t = torch.zeros(3, 4, 5)
-    d = runtime.descriptor(t)
-    assert d.aligned == t.data_ptr() and d.offset == 0
-    assert list(d.sizes) == [3, 4, 5] and list(d.strides) == [20, 5, 1]
-    scalar = runtime.descriptor(torch.zeros(()))
-    assert not hasattr(scalar, "sizes")
+def test_runs_through_strata_runtime():
+    """The artifact is a host library run by strata.runtime, loaded once
+    per MLIR text."""
+    lin = torch.nn.Linear(8, 3).eval()
+    x = torch.randn(2, 8)
+    exe = st.compile(lin, (x,)).program_for((x,)).executable
+    assert isinstance(exe, runtime.Executable)
+    assert exe.device_kind == "host" and exe.functions == ["forward"]
+    assert exe.function("forward")["outputs"] == [{"type": "f32", "shape": [2, 3]}]
+    assert st.compile(lin, (x,)).program_for((x,)).executable is exe

@@ -10,6 +10,7 @@
 #include "ToolSupport.h"
 
 #include "strata/Pipeline/Compiler.h"
+#include "strata/Runtime/Manifest.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/CommandLine.h"
@@ -89,9 +90,16 @@ int main(int argc, char **argv) {
       tool::error(openError);
     return 1;
   }
+  // A library carries its manifest (signatures, work, tolerances): what
+  // the runtime needs to call it without the compiler.
+  std::optional<rt::Manifest> manifest;
+  if (*kind == EmitKind::Library)
+    manifest = describeProgram(*module, *chip);
   if (mlir::failed(runCoreStages(*module, *chip, tool::applyPassManagerOptions,
                                  tool::coreOptions())))
     return 1;
+  if (manifest)
+    attachManifest(std::move(*manifest), *module, *chip);
   auto write = [&](llvm::Error err) {
     if (!err)
       return 0;

@@ -1,11 +1,14 @@
 //===- strata-run.cpp - Compile, run, check and time a program ------------===//
 //
 //   strata-run IN.mlir --target=... [--entry=F] [--check] [--bench]
-//              [--reps=N] [--seed=S]
+//              [--reps=N] [--seed=S] [--save-io=DIR [--save-io-outputs-only]]
 //
 // Compiles IN for the chip, runs each public function (or --entry) on fresh
 // random inputs with outputs poisoned, compares with the reference lowering
 // run on the host (--check) and reports the median time (--bench).
+// --save-io writes the artifact, the inputs and the reference's outputs to
+// DIR (before running), so that `strata-exec DIR/artifact --io=DIR` finishes
+// the check on another machine.
 //
 //===----------------------------------------------------------------------===//
 #include "ToolSupport.h"
@@ -18,9 +21,11 @@
 #include "strata/Runtime/Check.h"
 #include "strata/Runtime/Device.h"
 #include "strata/Runtime/HostDevice.h"
+#include "strata/Runtime/Manifest.h"
 #include "strata/Runtime/NoDevice.h"
 #include "strata/Schedule/Attributes.h"
 #include "strata/Schedule/NarrowedInputs.h"
+#include "strata/rt/Npy.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -32,6 +37,8 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
+
+#include <nlohmann/json.hpp>
 
 using namespace strata;
 namespace cl = llvm::cl;
@@ -51,6 +58,15 @@ static cl::opt<unsigned> reps("reps", cl::desc("Timed runs for --bench"),
                               cl::init(10));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
                               cl::init(1));
+static cl::opt<std::string>
+    saveIo("save-io",
+           cl::desc("Write the artifact (DIR/artifact), the inputs and the "
+                    "reference's outputs (.npy) and DIR/io.json"),
+           cl::value_desc("DIR"));
+static cl::opt<bool> saveIoOutputsOnly(
+    "save-io-outputs-only",
+    cl::desc("With --save-io: no input files (strata-exec draws the same "
+             "random inputs from the seed in io.json)"));
 
 namespace {
 
@@ -134,6 +150,60 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+/// --save-io: each function's inputs (unless --save-io-outputs-only) and
+/// the reference's outputs as .npy files, and DIR/io.json naming them with
+/// the seed (the layout strata-exec --io reads).
+bool saveInputsAndOutputs(Loaded &reference,
+                          const std::vector<runtime::Signature> &signatures) {
+  nlohmann::json io = {{"seed", uint64_t(seed)},
+                       {"artifact", "artifact"},
+                       {"functions", nlohmann::json::object()}};
+  for (const runtime::Signature &signature : signatures) {
+    std::vector<std::vector<char>> inputs;
+    nlohmann::json inputFiles = nlohmann::json::array();
+    for (size_t i = 0; i < signature.inputs.size(); ++i) {
+      inputs.emplace_back(signature.inputs[i].bytes());
+      runtime::fillRandom(inputs.back().data(), signature.inputs[i],
+                          runtime::inputSeed(seed, i));
+      if (saveIoOutputsOnly) {
+        inputFiles.push_back(nullptr);
+        continue;
+      }
+      std::string name = signature.name + ".input" + std::to_string(i) + ".npy";
+      if (rt::Status s = rt::writeNpy(saveIo + "/" + name, signature.inputs[i],
+                                      inputs.back().data());
+          !s.ok())
+        return tool::error("--save-io: " + s.message()), false;
+      inputFiles.push_back(name);
+    }
+    auto expected = runOnce(reference, signature, inputs, 0, nullptr);
+    if (!expected)
+      return report(expected.takeError()), false;
+    nlohmann::json outputFiles = nlohmann::json::array();
+    for (size_t i = 0; i < signature.outputs.size(); ++i) {
+      std::string name =
+          signature.name + ".expected" + std::to_string(i) + ".npy";
+      if (rt::Status s = rt::writeNpy(saveIo + "/" + name, signature.outputs[i],
+                                      (*expected)[i].data());
+          !s.ok())
+        return tool::error("--save-io: " + s.message()), false;
+      outputFiles.push_back(name);
+    }
+    io["functions"][signature.name] = {{"inputs", inputFiles},
+                                       {"expected", outputFiles}};
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream out(saveIo + "/io.json", ec);
+  if (ec)
+    return tool::error("--save-io: cannot write " + saveIo +
+                       "/io.json: " + ec.message()),
+           false;
+  out << io.dump(1) << "\n";
+  llvm::outs() << "saved the artifact, inputs and expected outputs to "
+               << saveIo << "\n";
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -210,24 +280,50 @@ int main(int argc, char **argv) {
     tool::error("cannot create a temporary folder: " + ec.message());
     return 1;
   }
-  std::string artifact = (temp.path + "/program.so").str();
+  if (!saveIo.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(saveIo)) {
+      tool::error("--save-io: cannot create '" + saveIo + "': " + ec.message());
+      return 1;
+    }
+  std::string artifact =
+      saveIo.empty() ? (temp.path + "/program.so").str() : saveIo + "/artifact";
   std::string referenceArtifact = (temp.path + "/reference.so").str();
 
   Loaded program, reference;
   std::map<std::string, NarrowedInputs> narrowed; // rounded inputs
   {
     mlir::OwningOpRef<mlir::ModuleOp> compiled = module->clone();
+    rt::Manifest manifest = describeProgram(*compiled, *chip);
     if (mlir::failed(runCoreStages(*compiled, *chip,
                                    tool::applyPassManagerOptions,
                                    tool::coreOptions())))
       return 1;
     narrowed = narrowedInputs(*compiled, *chip);
+    attachManifest(std::move(manifest), *compiled, *chip);
     if (mlir::failed(runPluginLowering(*compiled, plugin, *chip,
                                        tool::applyPassManagerOptions)))
       return 1;
     if (!report(plugin.writeArtifact(*compiled, *chip, EmitKind::Library,
                                      artifact)))
       return 1;
+  }
+  if (check || !saveIo.empty()) {
+    mlir::OwningOpRef<mlir::ModuleOp> lowered = module->clone();
+    if (mlir::failed(
+            runReferenceLowering(*lowered, tool::applyPassManagerOptions)))
+      return 1;
+    if (!report(writeHostArtifact(*lowered, EmitKind::Library,
+                                  referenceArtifact, HostCodegenOptions{})))
+      return 1;
+    reference.device = runtime::createHostDevice("reference");
+    auto executable = reference.device->load(referenceArtifact);
+    if (!executable)
+      return report(executable.takeError()), 1;
+    reference.executable = std::move(*executable);
+  }
+  if (!saveIo.empty() && !saveInputsAndOutputs(reference, signatures))
+    return 1;
+  {
     auto device = plugin.createDevice(*chip);
     if (!device) {
       // No device of this kind here: compiled, but cannot run (a skip).
@@ -248,20 +344,6 @@ int main(int argc, char **argv) {
       return report(executable.takeError()), 1;
     program.executable = std::move(*executable);
   }
-  if (check) {
-    mlir::OwningOpRef<mlir::ModuleOp> lowered = module->clone();
-    if (mlir::failed(
-            runReferenceLowering(*lowered, tool::applyPassManagerOptions)))
-      return 1;
-    if (!report(writeHostArtifact(*lowered, EmitKind::Library,
-                                  referenceArtifact, HostCodegenOptions{})))
-      return 1;
-    reference.device = runtime::createHostDevice("reference");
-    auto executable = reference.device->load(referenceArtifact);
-    if (!executable)
-      return report(executable.takeError()), 1;
-    reference.executable = std::move(*executable);
-  }
 
   hw::DerivedModel model = hw::deriveModel(*chip);
   bool allPassed = true;
@@ -270,7 +352,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < signature.inputs.size(); ++i) {
       inputs.emplace_back(signature.inputs[i].bytes());
       runtime::fillRandom(inputs.back().data(), signature.inputs[i],
-                          seed * 1000003 + i);
+                          runtime::inputSeed(seed, i));
     }
     std::vector<double> times;
     auto outputs =

@@ -1,6 +1,7 @@
 //===- HostLowering.cpp - Buffers to LLVM and on to host code -------------===//
 #include "strata/Codegen/HostLowering.h"
 #include "strata/Pipeline/Pipeline.h"
+#include "strata/Runtime/Manifest.h"
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -9,6 +10,8 @@
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -45,7 +48,13 @@ void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
   // handles.
   // Mapped IR first: copies and n-D vector ops become 1-D vector code, and
   // grid loops a plugin did not map to threads run in sequence.
-  addPipeline(pm, "func.func(strata-lower-copies,strata-lower-vectors),"
+  // bf16 arithmetic in f32, and the conversions as integer arithmetic:
+  // LLVM makes f32 -> bf16 a call of __truncsfbf2 on CPUs without a bf16
+  // conversion instruction (AVX2, AMD Zen), which the host's libgcc (GCC
+  // 12) does not define.
+  addPipeline(pm, "func.func(strata-lower-copies,strata-lower-vectors,"
+                  "arith-emulate-unsupported-floats{source-types=bf16 "
+                  "target-type=f32},arith-expand{include-bf16=true}),"
                   "strata-prefetch-next,strata-streaming-stores,"
                   "scf-forall-to-for");
   addPipeline(pm, "convert-linalg-to-loops,convert-math-to-llvm,"
@@ -185,6 +194,15 @@ llvm::Error strata::writeHostArtifact(ModuleOp module, EmitKind kind,
       translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     return llvm::createStringError("translation to LLVM IR failed");
+  // The manifest travels in the library: the C string `strata_manifest`.
+  if (std::optional<rt::Manifest> manifest = manifestOf(module)) {
+    manifest->deviceKind = "host";
+    llvm::Constant *text = llvm::ConstantDataArray::getString(
+        llvmContext, manifest->toJson(), /*AddNull=*/true);
+    new llvm::GlobalVariable(*llvmModule, text->getType(), /*isConstant=*/true,
+                             llvm::GlobalValue::ExternalLinkage, text,
+                             "strata_manifest");
+  }
 
   llvm::Triple triple(llvm::sys::getProcessTriple());
   std::string error;

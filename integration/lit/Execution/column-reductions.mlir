@@ -4,8 +4,8 @@
 // in 8 contiguous runs instead of a few lines per row a row apart. Odd
 // extents (a partial last row tile, a ragged last vector) and a reduction
 // over two outer dims, on two cores, checked against the reference.
-// RUN: strata-run %s --target=host-x86-avx512 --entry=columns --check | FileCheck %s --check-prefix=COL
-// RUN: strata-run %s --target=host-x86-avx512 --entry=outer --check | FileCheck %s --check-prefix=OUTER
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=columns --check | FileCheck %s --check-prefix=COL %}
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=outer --check | FileCheck %s --check-prefix=OUTER %}
 // RUN: strata-compile %s --target=host-x86-avx512 --emit=mlir -o - | FileCheck %s --check-prefix=IR
 
 // IR-LABEL: func.func @columns

@@ -5,9 +5,9 @@
 // threads shared one buffer), and its copy-back must not insert the tile
 // into the buffer it was just materialized in (both failed to bufferize:
 // "cannot avoid RaW conflict").
-// RUN: strata-run %s --target=host-x86-avx512 --entry=two_input_epilogue --check | FileCheck %s --check-prefix=TWO
-// RUN: strata-run %s --target=host-x86-avx512 --entry=single_input_epilogue --check | FileCheck %s --check-prefix=ONE
-// RUN: strata-run %s --target=host-x86-avx512 --entry=whole_grid_tiles --check | FileCheck %s --check-prefix=WHOLE
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=two_input_epilogue --check | FileCheck %s --check-prefix=TWO %}
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=single_input_epilogue --check | FileCheck %s --check-prefix=ONE %}
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=whole_grid_tiles --check | FileCheck %s --check-prefix=WHOLE %}
 
 // TWO: two_input_epilogue: check result #0 (3x4x5xf32): relative error {{.*}} PASS
 // ONE: single_input_epilogue: check result #0 (3x4x5xf32): relative error {{.*}} PASS

@@ -1,8 +1,8 @@
 // Grids whose last part is shorter (two cores: 513 = 258 + 255 rows, 127 =
 // 64 + 63) run one static version of the body per kind of part; both
 // versions write their rows of the one output (Transforms/grid-versions).
-// RUN: strata-run %s --target=host-x86-avx512 --entry=matmul --check | FileCheck %s --check-prefix=MM
-// RUN: strata-run %s --target=host-x86-avx512 --entry=elementwise --check | FileCheck %s --check-prefix=EW
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=matmul --check | FileCheck %s --check-prefix=MM %}
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=elementwise --check | FileCheck %s --check-prefix=EW %}
 
 // MM: matmul: check result #0 (513x257xf32): relative error {{.*}} PASS
 func.func @matmul(%a: tensor<513x129xf32>, %b: tensor<129x257xf32>) -> tensor<513x257xf32> {

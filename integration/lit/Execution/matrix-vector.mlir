@@ -6,10 +6,10 @@
 // tiles, and n = 1000 ragged: B's last tile would be padded on every use)
 // pack B. All on two cores, with prime and odd extents (peeled n and
 // k tiles), checked against the reference lowering.
-// RUN: strata-run %s --target=host-x86-avx512 --entry=column --check | FileCheck %s --check-prefix=COL
-// RUN: strata-run %s --target=host-x86-avx512 --entry=row --check | FileCheck %s --check-prefix=ROW
-// RUN: strata-run %s --target=host-x86-avx512 --entry=rows --check | FileCheck %s --check-prefix=ROWS
-// RUN: strata-run %s --target=host-x86-avx512 --entry=batch --check | FileCheck %s --check-prefix=BATCH
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=column --check | FileCheck %s --check-prefix=COL %}
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=row --check | FileCheck %s --check-prefix=ROW %}
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=rows --check | FileCheck %s --check-prefix=ROWS %}
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=batch --check | FileCheck %s --check-prefix=BATCH %}
 // RUN: strata-compile %s --target=host-x86-avx512 --emit=mlir -o - | FileCheck %s --check-prefix=IR
 
 // The products of 5 and 2 rows allocate nothing (no packed panel of B);

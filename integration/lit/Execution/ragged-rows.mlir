@@ -7,10 +7,10 @@
 // - Rows of 32: four rows per register tile, reduced together, where 4
 //   divides the rows of each core's part (1000 on two cores); else one at a
 //   time (999 rows, split 500 + 499).
-// RUN: strata-run %s --target=host-x86-avx512 --entry=long_rows --check | FileCheck %s --check-prefix=LONG
-// RUN: strata-run %s --target=host-x86-avx512 --entry=rows_of_100 --check | FileCheck %s --check-prefix=HUNDRED
-// RUN: strata-run %s --target=host-x86-avx512 --entry=short_rows --check | FileCheck %s --check-prefix=SHORT
-// RUN: strata-run %s --target=host-x86-avx512 --entry=odd_rows --check | FileCheck %s --check-prefix=ODD
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=long_rows --check | FileCheck %s --check-prefix=LONG %}
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=rows_of_100 --check | FileCheck %s --check-prefix=HUNDRED %}
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=short_rows --check | FileCheck %s --check-prefix=SHORT %}
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=odd_rows --check | FileCheck %s --check-prefix=ODD %}
 // RUN: strata-compile %s --target=host-x86-avx512 --emit=mlir -o - | FileCheck %s --check-prefix=IR
 
 // IR-LABEL: func.func @long_rows

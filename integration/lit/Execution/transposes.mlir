@@ -2,8 +2,8 @@
 // transposed in registers; ragged edges (37, 1000 = 62 x 16 + 8, 33, 70)
 // are peeled or masked. Checked against the reference lowering, on two
 // cores.
-// RUN: strata-run %s --target=host-x86-avx512 --entry=transpose2d --check | FileCheck %s --check-prefix=T2
-// RUN: strata-run %s --target=host-x86-avx512 --entry=permute3d --check | FileCheck %s --check-prefix=T3
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=transpose2d --check | FileCheck %s --check-prefix=T2 %}
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=permute3d --check | FileCheck %s --check-prefix=T3 %}
 // RUN: strata-compile %s --target=host-x86-avx512 --emit=mlir -o - | FileCheck %s --check-prefix=IR
 
 // T2: transpose2d: check result #0 (1000x37xf32): relative error {{.*}} PASS

@@ -2,12 +2,12 @@
 // tensor) keep one register tile of partial results that every reduction
 // loop steps into: the rows no longer form one vector as large as the
 // tensor (a 4096 x 4096 sum ran the compiler out of memory).
-// RUN: strata-run %s --target=host-x86-avx512 --entry=whole --check | FileCheck %s --check-prefix=WHOLE
-// RUN: strata-run %s --target=host-x86-avx512 --entry=inner --check | FileCheck %s --check-prefix=INNER
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=whole --check | FileCheck %s --check-prefix=WHOLE %}
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=inner --check | FileCheck %s --check-prefix=INNER %}
 // The reference sums in f64: in f32 and in sequence, one rounding per
 // element, the sum of 16M values was 2e-4 off, further than the blocked
 // sums it checked.
-// RUN: strata-run %s --target=host-x86-avx512 --entry=big --check | FileCheck %s --check-prefix=BIG
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=big --check | FileCheck %s --check-prefix=BIG %}
 // RUN: strata-compile %s --target=host-x86-avx512 --emit=mlir -o - | FileCheck %s --check-prefix=IR
 
 // WHOLE: whole: check result #0 (f32): relative error {{.*}} PASS

@@ -10,7 +10,7 @@
 // outside the group, which still skips. All checked against the reference
 // lowering on two cores.
 // RUN: strata-compile %s --target=host-x86-avx512 --emit=mlir -o - | FileCheck %s
-// RUN: strata-run %s --target=host-x86-avx512 --check | FileCheck %s --check-prefix=EXEC
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --check | FileCheck %s --check-prefix=EXEC %}
 
 // CHECK-LABEL: func.func @attention_causal(
 // CHECK: scf.for %[[Q:.*]] = %c0 to %c512 step %[[ROWS:c[0-9]+]]

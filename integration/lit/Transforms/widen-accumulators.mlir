@@ -5,7 +5,7 @@
 // names znver5 with avx512bf16, whose code converts to bf16 in vectors
 // (x86-64-v4 alone called a runtime library that is not linked).
 // RUN: strata-opt %s --strata-widen-accumulators | FileCheck %s
-// RUN: strata-run %s --target=host-x86-avx512 --entry=bf16_matmul --check | FileCheck %s --check-prefix=NUM
+// RUN: %if host-avx512 %{ strata-run %s --target=host-x86-avx512 --entry=bf16_matmul --check | FileCheck %s --check-prefix=NUM %}
 
 // CHECK-LABEL: func.func @bf16_matmul
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<96x80xf32>

@@ -1,14 +1,19 @@
-"""st.compile: export, strata-compile, load; one compiled library per
+"""st.compile: export, strata-compile, load; one compiled artifact per
 input signature.
 
 A StrataModule is called like the model. Each distinct signature of its
-arguments (the shapes and dtypes of the tensors, the values of everything
-else, the structure of the arguments) is exported and compiled once; later
-calls with the same signature reuse that library. Libraries with the same
-MLIR text are compiled once per process.
+arguments (the shapes, dtypes and devices of the tensors, the values of
+everything else, the structure of the arguments) is exported and compiled
+once; later calls with the same signature reuse that artifact. Artifacts
+with the same MLIR text and target are compiled once per process.
+
+CPU tensors run on the host target; CUDA tensors on the NVIDIA target of
+their GPU (or the `target` given), through an NVIDIA bundle launched on the
+current stream. The artifacts are run by strata.runtime.
 """
 
 import atexit
+import contextlib
 import hashlib
 import os
 import shutil
@@ -21,15 +26,20 @@ import torch
 import torch.fx._pytree as fx_pytree
 import torch.utils._pytree as pytree
 
+from .. import runtime as strata_runtime
 from .. import tools
 from .export import ELEM_DTYPES, convert, export_program
-from .runtime import Library
 
 CacheInfo = namedtuple("CacheInfo", "hits misses entries")
 
 _workdir = None
-_libraries = {}
+_artifacts = {}
+_executables = {}
 _lock = threading.Lock()
+
+# CUDA compute capabilities and the shipped description of that GPU.
+CUDA_TARGETS = {(9, 0): "nvidia-h200"}
+CUDA_TARGETS_BY_MAJOR = {8: "nvidia-a100"}
 
 
 def _default_workdir():
@@ -43,31 +53,85 @@ def _default_workdir():
     return _workdir
 
 
-def build_library(program, target="host", workdir=None):
-    """Compiles a Program into a loaded Library (once per MLIR text and
-    target in this process)."""
+def default_target(device):
+    """The target for tensors on `device`: "host" for the CPU; for a CUDA
+    device the description of that GPU (by compute capability)."""
+    device = torch.device(device)
+    if device.type == "cpu":
+        return "host"
+    if device.type != "cuda":
+        raise ValueError(f"Strata runs CPU and CUDA tensors, got tensors on {device}")
+    cap = tuple(torch.cuda.get_device_capability(device))
+    target = CUDA_TARGETS.get(cap) or CUDA_TARGETS_BY_MAJOR.get(cap[0])
+    if target is None:
+        raise ValueError(
+            f"no Strata target is known for {torch.cuda.get_device_name(device)} (compute "
+            f"capability {cap[0]}.{cap[1]}) on {device}: pass target=, e.g. "
+            'target="nvidia-h200" (a shipped description or a description file)')
+    return target
+
+
+def target_device_type(target):
+    """"cpu" or "cuda": where the artifacts of `target` run."""
+    name = str(target)
+    if name.endswith(".json") and Path(name).is_file():
+        import json
+        plugin = json.loads(Path(name).read_text()).get("plugin")
+    else:
+        plugin = name.split("-")[0]
+    if plugin in ("host", "cpu"):
+        return "cpu"
+    if plugin == "nvidia":
+        return "cuda"
+    raise ValueError(f"target {target!r}: strata.torch runs host and NVIDIA targets "
+                     '(e.g. "host", "nvidia-h200")')
+
+
+def build_executable(program, target="host", workdir=None, device=None):
+    """Compiles a Program for `target` and loads it with strata.runtime on
+    `device` (a CUDA device for NVIDIA targets); compiled once per MLIR
+    text and target in this process, loaded once per device."""
     digest = hashlib.sha256(f"{target}\n{program.mlir}".encode()).hexdigest()[:16]
+    kind = target_device_type(target)
+    ordinal = None
+    if kind == "cuda":
+        device = torch.device(device if device is not None else "cuda")
+        ordinal = device.index if device.index is not None else torch.cuda.current_device()
     with _lock:
-        if digest in _libraries:
-            return _libraries[digest]
-        wd = Path(workdir) if workdir else _default_workdir()
-        wd.mkdir(parents=True, exist_ok=True)
-        src = wd / f"{program.func_name}-{digest}.mlir"
-        lib = wd / f"{program.func_name}-{digest}.so"
-        src.write_text(program.mlir)
-        try:
-            tools.compile_mlir(src, lib, target=target)
-        except tools.StrataCompileError as e:
-            if workdir is None and not os.environ.get("STRATA_TORCH_KEEP"):
-                e.args = (e.args[0] + "\n(the file is removed at exit unless "
-                          "STRATA_TORCH_KEEP=1 is set)",)
-            raise
-        _libraries[digest] = Library(lib, program.func_name)
-        return _libraries[digest]
+        exe = _executables.get((digest, ordinal))
+        if exe is not None:
+            return exe
+        path = _artifacts.get(digest)
+        if path is None:
+            path = _compile(program, target, workdir, digest, kind)
+            _artifacts[digest] = path
+        exe = strata_runtime.Executable(path, device=ordinal)
+        if program.func_name not in exe.functions:
+            raise strata_runtime.StrataRuntimeError(
+                f"{path} has no function '{program.func_name}' (it has: "
+                f"{', '.join(exe.functions) or 'none'})")
+        _executables[(digest, ordinal)] = exe
+        return exe
+
+
+def _compile(program, target, workdir, digest, kind):
+    wd = Path(workdir) if workdir else _default_workdir()
+    wd.mkdir(parents=True, exist_ok=True)
+    src = wd / f"{program.func_name}-{digest}.mlir"
+    out = wd / f"{program.func_name}-{digest}{'.so' if kind == 'cpu' else '.json'}"
+    src.write_text(program.mlir)
+    try:
+        tools.compile_mlir(src, out, target=target, emit="lib")
+    except tools.StrataCompileError as e:
+        if workdir is None and not os.environ.get("STRATA_TORCH_KEEP"):
+            e.args = (e.args[0] + "\n(the file is removed at exit unless "
+                      "STRATA_TORCH_KEEP=1 is set)",)
+        raise
+    return out
 
 
 class CompiledProgram:
-    """One exported program and its library, callable on flattened user
+    """One exported program and its executable, callable on flattened user
     inputs; returns the outputs in the model's output structure.
 
     Parameters and buffers are taken from the exported program (they share
@@ -78,9 +142,10 @@ class CompiledProgram:
     program returns in another layout is permuted back and made
     contiguous."""
 
-    def __init__(self, program, library):
+    def __init__(self, program, executable, device=None):
         self.program = program
-        self.library = library
+        self.executable = executable
+        self.device = torch.device(device if device is not None else "cpu")
         self.in_spec = program.exported.call_spec.in_spec
         self._permuted = {}
 
@@ -91,13 +156,17 @@ class CompiledProgram:
 
     def _argument(self, flat, kind, key, perm):
         src = flat[key] if kind == "input" else self.program.state_tensor(kind, key)
-        if perm is None:
+        moved = kind != "input" and src.device != self.device
+        if perm is None and not moved:
             return src.detach().contiguous()
         cached = self._permuted.get((kind, key, perm))
         stamp = (src._version, src.data_ptr())
         if cached is not None and cached[0] is src and cached[1] == stamp:
             return cached[2]
-        y = src.detach().permute(perm).contiguous()
+        # A constant made on the CPU by a program running on the GPU is
+        # moved once (kept like a permuted parameter).
+        y = src.detach().to(self.device)
+        y = (y if perm is None else y.permute(perm)).contiguous()
         if kind != "input" or isinstance(src, torch.nn.Parameter):
             # Parameters (Dynamo passes them as inputs) are kept permuted.
             self._permuted[(kind, key, perm)] = (src, stamp, y)
@@ -112,9 +181,9 @@ class CompiledProgram:
                 raise TypeError(f"argument {kind} {key}: expected {t}, got "
                                 f"{tuple(x.shape)} {x.dtype}")
             inputs.append(x)
-        outputs = [torch.empty(t.shape, dtype=ELEM_DTYPES[t.elem])
+        outputs = [torch.empty(t.shape, dtype=ELEM_DTYPES[t.elem], device=self.device)
                    for t in self.program.result_types]
-        self.library(inputs, outputs)
+        self.executable.call(self.program.func_name, inputs, outputs)
         flat_out = []
         for kind, payload, perm in self.program.results:
             if kind != "tensor":
@@ -133,7 +202,7 @@ def signature(args, kwargs):
     key = []
     for x in leaves:
         if isinstance(x, torch.Tensor):
-            key.append(("tensor", tuple(x.shape), x.dtype, x.device.type))
+            key.append(("tensor", tuple(x.shape), x.dtype, str(x.device)))
         else:
             key.append((type(x).__name__, x if _hashable(x) else repr(x)))
     return str(spec), tuple(key)
@@ -147,11 +216,49 @@ def _hashable(x):
         return False
 
 
-class StrataModule:
-    """A model compiled with Strata for the host CPU; call it like the model.
-    Compiles once per input signature (see `signature`)."""
+def call_device(model, args, kwargs):
+    """The one device of the call's tensors (and the model's parameters and
+    buffers); a clear error when they are on several."""
+    devices = {}
+    for x in pytree.tree_leaves((args, kwargs)):
+        if isinstance(x, torch.Tensor):
+            devices.setdefault(str(x.device), x.device)
+    if len(devices) > 1:
+        raise ValueError(f"the inputs are on several devices ({', '.join(sorted(devices))}): "
+                         "Strata runs a program on one device; move them to one")
+    device = next(iter(devices.values()), None)
+    if isinstance(model, torch.nn.Module):
+        state = list(model.named_parameters(remove_duplicate=False))
+        state += list(model.named_buffers(remove_duplicate=False))
+        for name, t in state:
+            if device is None:
+                device = t.device
+            elif t.device != device:
+                kind = "parameter" if isinstance(t, torch.nn.Parameter) else "buffer"
+                raise ValueError(f"{kind} '{name}' is on {t.device}, the inputs on {device}: "
+                                 f"move the model with model.to('{device}')")
+    return device if device is not None else torch.device("cpu")
 
-    def __init__(self, model, target="host", workdir=None, func_name="forward"):
+
+@contextlib.contextmanager
+def _export_context(device):
+    """On CUDA, attention is exported as PyTorch's math path (the fused
+    kernels PyTorch would pick there have no decomposition)."""
+    if device.type != "cuda":
+        yield
+        return
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    with sdpa_kernel(SDPBackend.MATH):
+        yield
+
+
+class StrataModule:
+    """A model compiled with Strata; call it like the model. Compiles once
+    per input signature (see `signature`). `target`: None for the target of
+    the inputs' device ("host" for CPU tensors, the GPU's description for
+    CUDA tensors), else a target name or description file."""
+
+    def __init__(self, model, target=None, workdir=None, func_name="forward"):
         self.model = model
         self.target = target
         self.workdir = workdir
@@ -169,11 +276,17 @@ class StrataModule:
             self._hits += 1
             return entry
         self._misses += 1
-        for x in pytree.tree_leaves((args, kwargs)):
-            if isinstance(x, torch.Tensor) and x.device.type != "cpu":
-                raise ValueError(f"Strata's host target takes CPU tensors, got {x.device}")
-        program = convert(export_program(self.model, args, kwargs), self.func_name)
-        entry = CompiledProgram(program, build_library(program, self.target, self.workdir))
+        device = call_device(self.model, args, kwargs)
+        target = self.target or default_target(device)
+        if target_device_type(target) != device.type:
+            want = "CPU" if target_device_type(target) == "cpu" else "CUDA"
+            raise ValueError(f"target {target!r} runs on {want} tensors, the inputs are on "
+                             f"{device}: move them, or leave target= unset for the target "
+                             "of their device")
+        with _export_context(device):
+            program = convert(export_program(self.model, args, kwargs), self.func_name)
+        exe = build_executable(program, target, self.workdir, device)
+        entry = CompiledProgram(program, exe, device)
         self._cache[key] = entry
         return entry
 
@@ -189,10 +302,11 @@ class StrataModule:
         return self.program_for(args, kwargs).program.mlir
 
 
-def compile(model, example_inputs, target="host", kwargs=None, workdir=None):  # noqa: A001
+def compile(model, example_inputs, target=None, kwargs=None, workdir=None):  # noqa: A001
     """Compiles model for example_inputs now (so that unsupported operators
     are reported here) and returns a StrataModule that runs it, compiling
-    again for other input shapes."""
+    again for other input shapes. target: None for the inputs' device
+    ("host" on the CPU, e.g. "nvidia-h200" on an H200), or a target name."""
     module = StrataModule(model, target, workdir)
     module.program_for(tuple(example_inputs), kwargs or {})
     return module

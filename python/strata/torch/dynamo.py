@@ -11,6 +11,11 @@ as plain integers at call time and are part of the signature.
 A graph Strata cannot convert (an unsupported operator) runs eagerly, with
 a warning naming the operator and module: a graph break of our own, never
 a wrong result. Inference only: the results carry no autograd history.
+
+Options (torch.compile(..., options={...})): "target", the Strata target
+(default: that of the inputs' device: "host" for CPU tensors, the GPU's
+description for CUDA tensors), and "workdir", where the MLIR and artifacts
+go.
 """
 
 import warnings
@@ -27,9 +32,9 @@ class GraphRunner:
     """Runs one Dynamo graph through Strata, per input signature, or eagerly
     where it cannot be converted."""
 
-    def __init__(self, gm, target="host"):
+    def __init__(self, gm, target=None, workdir=None):
         self.gm = gm
-        self.module = StrataModule(gm, target=target, func_name="graph")
+        self.module = StrataModule(gm, target=target, workdir=workdir, func_name="graph")
         self.eager = set()
 
     def __call__(self, *args):
@@ -46,10 +51,20 @@ class GraphRunner:
         return self.gm(*args)
 
 
-def strata_backend(gm, example_inputs, target="host", **kwargs):
-    """A Dynamo backend: returns the callable that replaces gm."""
-    del example_inputs, kwargs  # compiled lazily, on the real inputs
-    return GraphRunner(gm, target)
+OPTIONS = ("target", "workdir")
+
+
+def strata_backend(gm, example_inputs, options=None, target=None, **kwargs):
+    """A Dynamo backend: returns the callable that replaces gm. `options`
+    as torch.compile passes them: {"target": ..., "workdir": ...}."""
+    del example_inputs, kwargs  # compiled lazily, on the real inputs (mode, name)
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise ValueError(f"strata backend: unknown option(s) {', '.join(map(repr, unknown))}; "
+                         f"it takes {', '.join(map(repr, OPTIONS))}")
+    target = options.get("target", target)
+    return GraphRunner(gm, target, options.get("workdir"))
 
 
 def register_backend():

@@ -1,8 +1,10 @@
 //===- Bundle.cpp - The nvidia plugin's artifact --------------------------===//
 #include "Bundle.h"
+#include "LaunchLegality.h"
 #include "Ptxas.h"
 
 #include "strata/Pipeline/Pipeline.h"
+#include "strata/Runtime/Manifest.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -15,7 +17,6 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/Base64.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/TargetParser/Triple.h"
@@ -294,122 +295,6 @@ llvm::Expected<std::string> strata::nvidia::emitPTX(ModuleOp lowered) {
   return fail("nvidia: the NVPTX backend produced no PTX");
 }
 
-nlohmann::json Bundle::toJson() const {
-  nlohmann::json functionsJson = nlohmann::json::array();
-  for (const FunctionPlan &f : functions) {
-    nlohmann::json steps = nlohmann::json::array();
-    for (const LaunchStep &s : f.steps) {
-      nlohmann::json args = nlohmann::json::array();
-      for (const KernelArg &a : s.args) {
-        nlohmann::json arg = {{a.temporary ? "temporary" : "buffer", a.index}};
-        if (a.tensorMap) {
-          const TensorMapInfo &m = *a.tensorMap;
-          arg["element_type"] = m.elementType;
-          arg["dims"] = m.dims;
-          arg["strides"] = m.strides;
-          arg["box"] = m.box;
-          arg["swizzle"] = m.swizzleBytes;
-          arg["l2_promotion"] = m.l2PromotionBytes;
-          arg = {{"tensor_map", arg}};
-        }
-        args.push_back(arg);
-      }
-      steps.push_back({{"kernel", s.kernel},
-                       {"grid", s.grid},
-                       {"block", s.block},
-                       {"shared_bytes", s.sharedBytes},
-                       {"args", args}});
-    }
-    functionsJson.push_back({{"name", f.name},
-                             {"arguments", f.arguments},
-                             {"temporaries", f.temporaries},
-                             {"steps", steps}});
-  }
-  nlohmann::json doc = {{"format", "strata-nvidia-bundle"},
-                        {"version", 1},
-                        {"chip", chip},
-                        {"arch", arch},
-                        {"ptx", ptx},
-                        {"functions", functionsJson}};
-  if (!cubin.empty()) {
-    doc["cubin_base64"] = llvm::encodeBase64(cubin);
-    doc["ptxas"] = ptxasLog;
-  }
-  return doc;
-}
-
-llvm::Expected<Bundle> Bundle::fromJson(const nlohmann::json &doc) {
-  try {
-    if (doc.value("format", "") != "strata-nvidia-bundle" ||
-        doc.value("version", 0) != 1)
-      return fail("not a strata nvidia bundle (version 1)");
-    Bundle b;
-    b.chip = doc.at("chip").get<std::string>();
-    b.arch = doc.at("arch").get<std::string>();
-    b.ptx = doc.at("ptx").get<std::string>();
-    if (doc.contains("cubin_base64")) {
-      std::vector<char> bytes;
-      if (llvm::Error e = llvm::decodeBase64(
-              doc.at("cubin_base64").get<std::string>(), bytes))
-        return std::move(e);
-      b.cubin.assign(bytes.begin(), bytes.end());
-    }
-    for (const nlohmann::json &f : doc.at("functions")) {
-      FunctionPlan plan;
-      plan.name = f.at("name").get<std::string>();
-      plan.arguments = f.at("arguments").get<int64_t>();
-      plan.temporaries = f.at("temporaries").get<std::vector<int64_t>>();
-      for (const nlohmann::json &s : f.at("steps")) {
-        LaunchStep step;
-        step.kernel = s.at("kernel").get<std::string>();
-        step.grid = s.at("grid").get<std::array<int64_t, 3>>();
-        step.block = s.at("block").get<std::array<int64_t, 3>>();
-        step.sharedBytes = s.at("shared_bytes").get<int64_t>();
-        for (const nlohmann::json &given : s.at("args")) {
-          bool isMap = given.contains("tensor_map");
-          const nlohmann::json &a = isMap ? given.at("tensor_map") : given;
-          std::optional<TensorMapInfo> map;
-          if (isMap) {
-            TensorMapInfo m;
-            m.elementType = a.at("element_type").get<std::string>();
-            m.dims = a.at("dims").get<std::vector<int64_t>>();
-            m.strides = a.at("strides").get<std::vector<int64_t>>();
-            m.box = a.at("box").get<std::vector<int64_t>>();
-            m.swizzleBytes = a.at("swizzle").get<int64_t>();
-            m.l2PromotionBytes = a.value("l2_promotion", int64_t(0));
-            if (m.dims.empty() || m.dims.size() > 5 ||
-                m.strides.size() != m.dims.size() ||
-                m.box.size() != m.dims.size())
-              return fail("bundle: a tensor map of kernel '" + step.kernel +
-                          "' needs dims, strides and box of one rank (1-5)");
-            map = std::move(m);
-          }
-          bool temporary = a.contains("temporary");
-          int64_t index = a.at(temporary ? "temporary" : "buffer");
-          int64_t limit =
-              temporary ? int64_t(plan.temporaries.size()) : plan.arguments;
-          if (index < 0 || index >= limit)
-            return fail("bundle: argument index out of range in kernel '" +
-                        step.kernel + "'");
-          step.args.push_back({temporary, index, map});
-        }
-        plan.steps.push_back(std::move(step));
-      }
-      b.functions.push_back(std::move(plan));
-    }
-    return b;
-  } catch (const nlohmann::json::exception &e) {
-    return fail(llvm::Twine("malformed strata nvidia bundle: ") + e.what());
-  }
-}
-
-const FunctionPlan *Bundle::find(llvm::StringRef name) const {
-  for (const FunctionPlan &f : functions)
-    if (f.name == name)
-      return &f;
-  return nullptr;
-}
-
 static llvm::Error writeText(llvm::StringRef path, llvm::StringRef text) {
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(path, &error);
@@ -452,6 +337,10 @@ llvm::Error strata::nvidia::writeArtifact(ModuleOp lowered,
     if (!result)
       return result.takeError();
     assembled = std::move(*result);
+    // Every launch must fit an SM with the resources ptxas reports (without
+    // ptxas the driver JIT-compiles the PTX: there is nothing to check).
+    if (llvm::Error e = checkLaunches(lowered, assembled.log, chip))
+      return e;
   }
   if (kind == EmitKind::Object) {
     if (!ptxas)
@@ -469,5 +358,8 @@ llvm::Error strata::nvidia::writeArtifact(ModuleOp lowered,
   bundle.cubin = std::move(assembled.cubin);
   bundle.ptxasLog = std::move(assembled.log);
   bundle.functions = std::move(*plans);
-  return writeText(path, bundle.toJson().dump(1));
+  bundle.manifest = manifestOf(lowered);
+  if (bundle.manifest)
+    bundle.manifest->deviceKind = "cuda";
+  return writeText(path, bundle.serialize());
 }

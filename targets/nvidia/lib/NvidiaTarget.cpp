@@ -115,7 +115,7 @@ public:
                     "nvidia-align-dynamic-shared)");
     if (chip.vector)
       pm.addNestedPass<mlir::gpu::GPUModuleOp>(
-          nvidia::createRegisterLimitPass(chip.vector->registers));
+          nvidia::createRegisterLimitPass(nvidia::BlockLimits::of(chip)));
     pm.addPass(nvidia::createTensorMapParamsPass());
   }
 

@@ -1,6 +1,7 @@
 //===- Ptxas.cpp - Assembling PTX with the CUDA toolkit's ptxas -----------===//
 #include "Ptxas.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -109,4 +110,45 @@ llvm::Expected<Assembled> strata::nvidia::runPtxas(const std::string &ptxas,
   if (!cubin)
     return cubin.takeError();
   return Assembled{std::move(*cubin), std::move(*text)};
+}
+
+llvm::StringMap<KernelResources>
+strata::nvidia::parsePtxasLog(llvm::StringRef log) {
+  constexpr llvm::StringLiteral entry = "Compiling entry function '";
+  llvm::StringMap<KernelResources> kernels;
+  KernelResources *current = nullptr;
+  llvm::SmallVector<llvm::StringRef> lines;
+  log.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    // "ptxas info : Compiling entry function 'k' for 'sm_90a'" starts a
+    // kernel's report; its "Used ..." line follows the function properties.
+    if (size_t at = line.find(entry); at != llvm::StringRef::npos) {
+      llvm::StringRef name = line.drop_front(at + entry.size());
+      current = &kernels[name.take_until([](char c) { return c == '\''; })];
+      continue;
+    }
+    size_t at = line.find("Used ");
+    if (!current || at == llvm::StringRef::npos)
+      continue;
+    // "Used 168 registers, used 1 barriers, 1024 bytes smem, 400 bytes
+    // cmem[0]"; older versions write static shared memory as "N+M bytes".
+    llvm::SmallVector<llvm::StringRef> fields;
+    line.drop_front(at).split(fields, ',');
+    for (llvm::StringRef field : fields) {
+      field = field.trim();
+      int64_t value = 0;
+      if (field.consume_front("Used ") && field.consume_back(" registers")) {
+        if (!field.getAsInteger(10, value))
+          current->registers = value;
+      } else if (field.consume_back(" bytes smem")) {
+        llvm::SmallVector<llvm::StringRef> parts;
+        field.split(parts, '+');
+        current->staticSharedBytes = 0;
+        for (llvm::StringRef part : parts)
+          if (!part.trim().getAsInteger(10, value))
+            current->staticSharedBytes += value;
+      }
+    }
+  }
+  return kernels;
 }

@@ -2,8 +2,10 @@
 #ifndef STRATA_NVIDIA_PTXAS_H
 #define STRATA_NVIDIA_PTXAS_H
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -25,6 +27,16 @@ struct Assembled {
 /// Assembles `ptx` for `arch` with -O3 -v.
 llvm::Expected<Assembled> runPtxas(const std::string &ptxas,
                                    llvm::StringRef ptx, llvm::StringRef arch);
+
+/// One kernel's resources as ptxas reports them.
+struct KernelResources {
+  int64_t registers = 0;
+  int64_t staticSharedBytes = 0;
+};
+
+/// The resources of every entry function of a `ptxas -v` log ("Compiling
+/// entry function 'k'", then "Used N registers, ..., S bytes smem").
+llvm::StringMap<KernelResources> parsePtxasLog(llvm::StringRef log);
 
 } // namespace strata::nvidia
 

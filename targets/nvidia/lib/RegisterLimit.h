@@ -2,6 +2,8 @@
 #ifndef STRATA_NVIDIA_REGISTERLIMIT_H
 #define STRATA_NVIDIA_REGISTERLIMIT_H
 
+#include "LaunchLegality.h"
+
 #include "mlir/Pass/Pass.h"
 
 #include <memory>
@@ -9,8 +11,9 @@
 namespace strata::nvidia {
 
 /// nvidia-register-limit: every kernel of the lowered gpu.modules may use
-/// `registers` registers per thread (`.maxnreg`, RegisterLimit.cpp).
-std::unique_ptr<mlir::Pass> createRegisterLimitPass(int64_t registers);
+/// the most registers per thread (`.maxnreg`) with which its block fits
+/// `limits`, at most `limits.registersPerThread` (RegisterLimit.cpp).
+std::unique_ptr<mlir::Pass> createRegisterLimitPass(const BlockLimits &limits);
 void registerRegisterLimitPass();
 
 } // namespace strata::nvidia

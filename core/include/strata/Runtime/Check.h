@@ -1,14 +1,17 @@
 //===- Check.h - Random inputs, poisoned outputs, comparison ----*- C++ -*-===//
 //
-// How every compiled program is checked (DESIGN.md §8): fresh random inputs,
-// outputs poisoned before the run, results compared with the reference by
-// relative L2 error with a tolerance per element type.
+// How every compiled program is checked (docs/architecture.md): fresh random
+// inputs, outputs poisoned before the run, results compared with the
+// reference by relative L2 error with a tolerance per element type. The
+// numeric part is the runtime library's (strata/rt/Check.h); the signature
+// of an MLIR function is the compiler's.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STRATA_RUNTIME_CHECK_H
 #define STRATA_RUNTIME_CHECK_H
 
 #include "strata/Runtime/Tensor.h"
+#include "strata/rt/Check.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/Error.h"
@@ -23,31 +26,13 @@ namespace strata::runtime {
 /// Other argument or result types are an error naming the argument.
 llvm::Expected<Signature> signatureOf(mlir::func::FuncOp func);
 
-/// Fills `data` with uniform values in [-1, 1) (floats) or [-8, 8] (ints).
-void fillRandom(void *data, const TensorSpec &spec, uint64_t seed);
-/// Fills `data` with NaN (floats) or a recognisable pattern (ints).
-void poison(void *data, const TensorSpec &spec);
-
-/// The relative L2 error a result of this type may have.
-double tolerance(ElementType type);
-/// The relative L2 error a result of this type may have when it was
-/// computed from inputs kept with `inputMantissaBits` explicit mantissa bits
-/// (a matrix unit reading f32 as TF32): the looser of the type's tolerance
-/// and 2.56 x 2^-bits (bf16's 2e-2 for its 7 bits). 0 bits: the type's.
-double tolerance(ElementType type, int64_t inputMantissaBits);
-
-struct Comparison {
-  double relativeError = 0; ///< ||got - want|| / max(||want||, tiny)
-  int64_t nonFinite = 0;    ///< elements where either side is NaN/Inf and
-                            ///< the two differ
-  bool passed = false;
-};
-
-/// Compares a result with the reference's.
-Comparison compare(const void *got, const void *want, const TensorSpec &spec);
-/// The same with an explicit tolerance.
-Comparison compare(const void *got, const void *want, const TensorSpec &spec,
-                   double tolerance);
+/// Random inputs, poison and comparison: the runtime library's.
+using rt::compare;
+using rt::Comparison;
+using rt::fillRandom;
+using rt::inputSeed;
+using rt::poison;
+using rt::tolerance;
 
 } // namespace strata::runtime
 

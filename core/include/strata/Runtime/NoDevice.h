@@ -16,7 +16,7 @@
 namespace strata::runtime {
 
 /// strata-run's exit status when the device is absent.
-constexpr int kNoDeviceExitCode = 77;
+constexpr int kNoDeviceExitCode = 77; // = rt::kNoDeviceExitCode
 
 class NoDeviceError : public llvm::ErrorInfo<NoDeviceError> {
 public:

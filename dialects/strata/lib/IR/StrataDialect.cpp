@@ -121,6 +121,14 @@ LogicalResult StrataDialect::verifyOperationAttribute(Operation *op,
              << (copy ? "of a memref.copy" : "of a gpu.barrier");
     return success();
   }
+  // The artifact's manifest (JSON text), attached to the module before the
+  // plugin lowers it and embedded by the artifact writer.
+  if (attr.getName() == "strata.manifest") {
+    if (!isa<StringAttr>(attr.getValue()) || !isa<ModuleOp>(op))
+      return op->emitError()
+             << "'strata.manifest' must be a string attribute of a module";
+    return success();
+  }
   if (attr.getName() != kHardwareAttrName)
     return op->emitError() << "unknown strata attribute '"
                            << attr.getName().getValue() << "'; expected '"
@@ -128,8 +136,8 @@ LogicalResult StrataDialect::verifyOperationAttribute(Operation *op,
                            << "', 'strata.schedule', 'strata.intrinsic', "
                               "'strata.async_copy', "
                               "'strata.pending_copy_groups', "
-                              "'strata.bulk_copy_stage' or "
-                              "'strata.await_stage'";
+                              "'strata.bulk_copy_stage', "
+                              "'strata.await_stage' or 'strata.manifest'";
   auto hw = dyn_cast<HardwareAttr>(attr.getValue());
   if (!hw)
     return op->emitError() << "'" << kHardwareAttrName

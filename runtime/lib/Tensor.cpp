@@ -1,7 +1,7 @@
 //===- Tensor.cpp - Element types and tensor shapes at run time -----------===//
-#include "strata/Runtime/Tensor.h"
+#include "strata/rt/Tensor.h"
 
-using namespace strata::runtime;
+using namespace strata::rt;
 
 namespace {
 struct TypeInfo {
@@ -25,15 +25,13 @@ const TypeInfo &info(ElementType type) {
 }
 } // namespace
 
-size_t strata::runtime::elementBytes(ElementType type) {
-  return info(type).bytes;
-}
-bool strata::runtime::isFloat(ElementType type) { return info(type).isFloat; }
-llvm::StringRef strata::runtime::elementTypeName(ElementType type) {
+size_t strata::rt::elementBytes(ElementType type) { return info(type).bytes; }
+bool strata::rt::isFloat(ElementType type) { return info(type).isFloat; }
+const char *strata::rt::elementTypeName(ElementType type) {
   return info(type).name;
 }
 std::optional<ElementType>
-strata::runtime::parseElementType(llvm::StringRef name) {
+strata::rt::parseElementType(const std::string &name) {
   for (const TypeInfo &entry : kTypes)
     if (name == entry.name)
       return entry.type;
@@ -51,5 +49,5 @@ std::string TensorSpec::str() const {
   std::string text;
   for (int64_t dim : shape)
     text += std::to_string(dim) + "x";
-  return text + elementTypeName(type).str();
+  return text + elementTypeName(type);
 }

@@ -8,15 +8,17 @@
 //===----------------------------------------------------------------------===//
 #include "TensorMapEncoding.h"
 
-#include "llvm/Support/FormatVariadic.h"
+#include <string>
 
+using namespace strata;
 using namespace strata::nvidia;
 
-llvm::Expected<TiledEncoding>
+rt::Result<TiledEncoding>
 strata::nvidia::tiledEncoding(const TensorMapInfo &map) {
-  auto fail = [&](const llvm::Twine &why) {
-    return llvm::createStringError("tensor map: " + why.str());
+  auto fail = [&](const std::string &why) {
+    return rt::Status::error("tensor map: " + why);
   };
+  using std::to_string;
   TiledEncoding e;
   static const std::pair<const char *, int> types[] = {
       {"i8", 0},  {"i16", 1}, {"i32", 3}, {"i64", 5},
@@ -34,16 +36,15 @@ strata::nvidia::tiledEncoding(const TensorMapInfo &map) {
   e.rank = uint32_t(rank);
   for (size_t i = rank; i-- > 0;) {
     if (map.box[i] < 1 || map.box[i] > 256 || map.dims[i] < 1)
-      return fail(llvm::formatv("box extent {0} of dim {1} is not in 1..256",
-                                map.box[i], i));
+      return fail("box extent " + to_string(map.box[i]) + " of dim " +
+                  to_string(i) + " is not in 1..256");
     e.globalDim.push_back(uint64_t(map.dims[i]));
     e.boxDim.push_back(uint32_t(map.box[i]));
     e.elementStride.push_back(1);
     if (i + 1 < rank) { // every dim but the innermost
       if (map.strides[i] % 16)
-        return fail(llvm::formatv("stride {0} of dim {1} is not a multiple "
-                                  "of 16 bytes",
-                                  map.strides[i], i));
+        return fail("stride " + to_string(map.strides[i]) + " of dim " +
+                    to_string(i) + " is not a multiple of 16 bytes");
       e.globalStride.push_back(uint64_t(map.strides[i]));
     }
   }
@@ -61,7 +62,7 @@ strata::nvidia::tiledEncoding(const TensorMapInfo &map) {
     e.swizzle = 3;
     break;
   default:
-    return fail(llvm::formatv("no {0}-byte swizzle", map.swizzleBytes));
+    return fail("no " + to_string(map.swizzleBytes) + "-byte swizzle");
   }
   switch (map.l2PromotionBytes) {
   case 0:
@@ -77,8 +78,7 @@ strata::nvidia::tiledEncoding(const TensorMapInfo &map) {
     e.l2Promotion = 3;
     break;
   default:
-    return fail(
-        llvm::formatv("no {0}-byte L2 promotion", map.l2PromotionBytes));
+    return fail("no " + to_string(map.l2PromotionBytes) + "-byte L2 promotion");
   }
   return e;
 }

@@ -1,17 +1,17 @@
 //===- TensorMapEncoding.h - cuTensorMapEncodeTiled arguments ---*- C++ -*-===//
 //
 // The arguments of the driver's cuTensorMapEncodeTiled for a bundle's
-// tensor map (Bundle.h: TensorMapInfo): its enums and the extents, strides
-// and box innermost first, as the driver takes them. Separate from the
+// tensor map (BundleFormat.h: TensorMapInfo): its enums and the extents,
+// strides and box innermost first, as the driver takes them. Separate from the
 // driver calls so that it is tested without a GPU.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STRATA_NVIDIA_TENSORMAPENCODING_H
 #define STRATA_NVIDIA_TENSORMAPENCODING_H
 
-#include "Bundle.h"
+#include "BundleFormat.h"
 
-#include "llvm/Support/Error.h"
+#include "strata/rt/Status.h"
 
 #include <cstdint>
 #include <vector>
@@ -38,7 +38,7 @@ struct TiledEncoding {
 
 /// The encoding of `map`, or an error for what the driver does not take
 /// (element type, rank, box over 256, strides not multiples of 16 bytes).
-llvm::Expected<TiledEncoding> tiledEncoding(const TensorMapInfo &map);
+rt::Result<TiledEncoding> tiledEncoding(const TensorMapInfo &map);
 
 } // namespace strata::nvidia
 
