@@ -33,9 +33,11 @@ std::vector<ArtifactKind> &registry() {
 }
 } // namespace
 
-std::unique_ptr<Timer> Device::createTimer() {
+std::unique_ptr<Timer> strata::rt::createWallTimer() {
   return std::make_unique<WallTimer>();
 }
+
+std::unique_ptr<Timer> Device::createTimer() { return createWallTimer(); }
 
 bool strata::rt::registerArtifactKind(ArtifactKind kind) {
   registry().push_back(std::move(kind));

@@ -82,7 +82,7 @@ public:
   }
   llvm::Error synchronize() override { return toError(inner->synchronize()); }
   std::unique_ptr<Timer> createTimer() override {
-    return std::make_unique<WrappedTimer>(inner->createTimer());
+    return wrapRuntimeTimer(inner->createTimer());
   }
 
 private:
@@ -93,6 +93,11 @@ private:
 std::unique_ptr<Device>
 strata::runtime::wrapRuntimeDevice(std::unique_ptr<rt::Device> device) {
   return std::make_unique<WrappedDevice>(std::move(device));
+}
+
+std::unique_ptr<Timer>
+strata::runtime::wrapRuntimeTimer(std::unique_ptr<rt::Timer> timer) {
+  return std::make_unique<WrappedTimer>(std::move(timer));
 }
 
 std::unique_ptr<Device> strata::runtime::createHostDevice(std::string name) {

@@ -55,7 +55,11 @@ LogicalResult mergeKernelModules(ModuleOp module) {
       auto symbol = dyn_cast<SymbolOpInterface>(op);
       if (!symbol || !first.lookupSymbol(symbol.getName()))
         continue;
-      if (symbol.isDeclaration()) {
+      // llvm.func declarations (libdevice's __nv_* functions that several
+      // kernels call) are declarations too, though SymbolOpInterface's
+      // default says otherwise: renamed, they would not resolve.
+      auto function = dyn_cast<FunctionOpInterface>(op);
+      if (symbol.isDeclaration() || (function && function.isExternal())) {
         op.erase();
         continue;
       }

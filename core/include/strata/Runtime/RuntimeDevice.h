@@ -17,6 +17,7 @@ namespace strata::runtime {
 llvm::Error toError(const rt::Status &status);
 
 std::unique_ptr<Device> wrapRuntimeDevice(std::unique_ptr<rt::Device> device);
+std::unique_ptr<Timer> wrapRuntimeTimer(std::unique_ptr<rt::Timer> timer);
 
 } // namespace strata::runtime
 

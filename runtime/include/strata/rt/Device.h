@@ -77,6 +77,9 @@ public:
   virtual std::unique_ptr<Timer> createTimer();
 };
 
+/// A wall-clock timer, for devices whose launches are synchronous.
+std::unique_ptr<Timer> createWallTimer();
+
 /// A kind of artifact and the device that runs it.
 struct ArtifactKind {
   std::string name; ///< the manifest's device_kind: "host", "cuda", ...
