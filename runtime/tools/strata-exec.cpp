@@ -47,7 +47,7 @@ const char *kUsage =
     "  --input=@FILE   the next input (.npy); missing ones are random\n"
     "  --expected=@FILE  the next output's expected value (.npy)\n"
     "  --tolerance=T   the relative L2 error allowed (default: the\n"
-    "                  manifest's, per output)\n"
+    "                  manifest's, per output); also --check-tol=T\n"
     "  --output=@FILE  write the next output (.npy)\n"
     "  --bench         time --reps runs after --warmup runs (median)\n"
     "  --seed=S        seed of the random inputs (default 1)\n"
@@ -143,7 +143,7 @@ int parseOptions(int argc, char **argv, Options &o) {
        : name == "--expected" ? o.expected
                               : o.outputs)
           .push_back(fileArgument(value));
-    } else if (name == "--tolerance") {
+    } else if (name == "--tolerance" || name == "--check-tol") {
       if (!needValue() || !parseNumber(value, o.tolerance) || o.tolerance < 0)
         return usageError("--tolerance: expected a non-negative number, got '" +
                           value + "'");

@@ -57,8 +57,14 @@ void strata::buildGroupPipeline(OpPassManager &pm, const hw::Description &chip,
       options.fuse ? std::string("strata-fuse-elementwise,canonicalize,") +
                          (widen ? "strata-widen-booleans,canonicalize," : "")
                    : "";
+  // Kernels of the hierarchy path take whole dense buffers: slices become
+  // elementwise copies (before fusion, which folds them into consumers).
+  std::string slices = usesHierarchyPipeline(chip)
+                           ? "strata-strided-slices{contiguous=true},"
+                           : "";
   addPipeline(pm, "func.func(strata-decompose-windows{contractions=false}," +
-                      fuse + (widen ? "strata-widen-accumulators," : "") +
+                      slices + fuse +
+                      (widen ? "strata-widen-accumulators," : "") +
                       "strata-normalize-contractions,"
                       "strata-reciprocal-divisions),canonicalize");
 }

@@ -327,6 +327,27 @@ def StrataWidenBooleans : Pass<"strata-widen-booleans"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def StrataStridedSlices : Pass<"strata-strided-slices"> {
+  let summary = "Strided slices of tensors become elementwise copies";
+  let description = [{
+    A static `tensor.extract_slice` whose elements are not one contiguous
+    run of its source (the q, k and v columns of a packed projection)
+    becomes a `linalg.generic` that reads the source through an affine map
+    with the slice's offsets and strides. Kernels of the hierarchy path
+    take dense buffers only; the copy is an elementwise op that fusion can
+    fold into its consumers. Contiguous slices stay views, unless
+    `contiguous` is set (a plugin whose host code passes whole buffers
+    only). A prefix that is no block of its dim (offset 0, unit stride, a
+    size that does not divide the dim) stays a slice.
+  }];
+  let options = [
+    Option<"contiguous", "contiguous", "bool", /*default=*/"false",
+           "Copy contiguous slices too">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def StrataReciprocalDivisions : Pass<"strata-reciprocal-divisions"> {
   let summary = "Divide by a broadcast operand through its reciprocal";
   let description = [{
