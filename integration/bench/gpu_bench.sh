@@ -180,7 +180,7 @@ build_only() {
   else
     cp -L "$lib"* "$dir/lib/" || exit 1
   fi
-  run cp "$here/gpu_bench.sh" "$here/gpu_bench.py" "$dir/"
+  run cp "$here/gpu_bench.sh" "$here/gpu_bench.py" "$here/gpu_bench_mlir.py" "$dir/"
   [ "$dry" = 1 ] && return 0
   echo "$target" > "$dir/target"
   if command -v objdump > /dev/null; then

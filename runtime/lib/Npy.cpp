@@ -178,8 +178,6 @@ Status strata::rt::checkNpy(const NpyArray &array, const TensorSpec &spec,
   if (spec.type == ElementType::BF16 &&
       (plain == "u2" || plain == "i2" || plain == "V2"))
     typeMatches = true;
-  TensorSpec found;
-  found.shape = array.shape;
   auto shapeText = [](const std::vector<int64_t> &shape) {
     std::string text;
     for (int64_t dim : shape)

@@ -13,9 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "ToolSupport.h"
 
-#include "strata/Analysis/Work.h"
 #include "strata/Codegen/HostLowering.h"
-#include "strata/HW/Model.h"
 #include "strata/Pipeline/Compiler.h"
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Runtime/Check.h"
@@ -24,7 +22,6 @@
 #include "strata/Runtime/Manifest.h"
 #include "strata/Runtime/NoDevice.h"
 #include "strata/Schedule/Attributes.h"
-#include "strata/Schedule/NarrowedInputs.h"
 #include "strata/rt/Npy.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -262,18 +259,6 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  // Work per function, measured on the prepared (S1) program.
-  std::map<std::string, Work> work;
-  {
-    mlir::OwningOpRef<mlir::ModuleOp> prepared = module->clone();
-    mlir::PassManager pm(&ctx);
-    buildPreparePipeline(pm);
-    if (mlir::failed(pm.run(*prepared)))
-      return 1;
-    for (auto func : prepared->getOps<mlir::func::FuncOp>())
-      work[func.getSymName().str()] = estimateWork(func);
-  }
-
   TempDir temp;
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("strata-run", temp.path)) {
@@ -290,16 +275,17 @@ int main(int argc, char **argv) {
   std::string referenceArtifact = (temp.path + "/reference.so").str();
 
   Loaded program, reference;
-  std::map<std::string, NarrowedInputs> narrowed; // rounded inputs
+  // Per function: work, roofline and tolerances (those of narrower inputs
+  // where a matrix unit rounds them), as the artifact carries them.
+  rt::Manifest manifest;
   {
     mlir::OwningOpRef<mlir::ModuleOp> compiled = module->clone();
-    rt::Manifest manifest = describeProgram(*compiled, *chip);
+    rt::Manifest described = describeProgram(*compiled, *chip);
     if (mlir::failed(runCoreStages(*compiled, *chip,
                                    tool::applyPassManagerOptions,
                                    tool::coreOptions())))
       return 1;
-    narrowed = narrowedInputs(*compiled, *chip);
-    attachManifest(std::move(manifest), *compiled, *chip);
+    manifest = attachManifest(std::move(described), *compiled, *chip);
     if (mlir::failed(runPluginLowering(*compiled, plugin, *chip,
                                        tool::applyPassManagerOptions)))
       return 1;
@@ -345,9 +331,9 @@ int main(int argc, char **argv) {
     program.executable = std::move(*executable);
   }
 
-  hw::DerivedModel model = hw::deriveModel(*chip);
   bool allPassed = true;
   for (const runtime::Signature &signature : signatures) {
+    const rt::FunctionInfo *info = manifest.find(signature.name);
     std::vector<std::vector<char>> inputs;
     for (size_t i = 0; i < signature.inputs.size(); ++i) {
       inputs.emplace_back(signature.inputs[i].bytes());
@@ -370,10 +356,9 @@ int main(int argc, char **argv) {
         return report(expected.takeError()), 1;
       for (size_t i = 0; i < signature.outputs.size(); ++i) {
         const runtime::TensorSpec &spec = signature.outputs[i];
-        auto rounded = narrowed.find(signature.name);
-        double tolerance = runtime::tolerance(
-            spec.type,
-            rounded == narrowed.end() ? 0 : rounded->second.mantissaBits);
+        double tolerance = info && i < info->tolerances.size()
+                               ? info->tolerances[i]
+                               : runtime::tolerance(spec.type);
         runtime::Comparison cmp = runtime::compare(
             (*outputs)[i].data(), (*expected)[i].data(), spec, tolerance);
         allPassed &= cmp.passed;
@@ -389,22 +374,14 @@ int main(int argc, char **argv) {
     }
     if (bench) {
       double seconds = median(times);
-      const Work &w = work[signature.name];
-      // Inputs a matrix unit reads as a narrower type (tf32) run at that
-      // type's peak.
-      auto rounded = narrowed.find(signature.name);
-      llvm::StringRef type =
-          rounded != narrowed.end() ? llvm::StringRef(rounded->second.type)
-          : signature.inputs.empty()
-              ? llvm::StringRef("f32")
-              : runtime::elementTypeName(signature.inputs.front().type);
-      double roofline = rooflineSeconds(model, w, type);
+      double flops = info ? info->flops : 0, bytes = info ? info->bytes : 0;
+      double roofline = info ? info->rooflineSeconds : 0;
       llvm::outs() << llvm::formatv(
           "{0}: median {1:f3} ms over {2} runs, {3:f2} GFLOP/s, {4:f2} GB/s, "
           "{5:f1}% of the roofline of {6}\n",
-          signature.name, seconds * 1e3, times.size(), w.flops / seconds * 1e-9,
-          w.bytes / seconds * 1e-9,
-          roofline > 0 ? 100 * roofline / seconds : 0.0, chip->name);
+          signature.name, seconds * 1e3, times.size(), flops / seconds * 1e-9,
+          bytes / seconds * 1e-9, roofline > 0 ? 100 * roofline / seconds : 0.0,
+          chip->name);
     }
   }
   return allPassed ? 0 : 2;

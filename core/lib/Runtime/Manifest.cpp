@@ -51,8 +51,9 @@ rt::Manifest strata::describeProgram(mlir::ModuleOp input,
   return manifest;
 }
 
-void strata::attachManifest(rt::Manifest manifest, mlir::ModuleOp compiled,
-                            const hw::Description &chip) {
+rt::Manifest strata::attachManifest(rt::Manifest manifest,
+                                    mlir::ModuleOp compiled,
+                                    const hw::Description &chip) {
   std::map<std::string, NarrowedInputs> narrowed =
       narrowedInputs(compiled, chip);
   hw::DerivedModel model = hw::deriveModel(chip);
@@ -74,6 +75,7 @@ void strata::attachManifest(rt::Manifest manifest, mlir::ModuleOp compiled,
   }
   compiled->setAttr(kManifestAttr, mlir::StringAttr::get(compiled.getContext(),
                                                          manifest.toJson()));
+  return manifest;
 }
 
 std::optional<rt::Manifest> strata::manifestOf(mlir::ModuleOp module) {

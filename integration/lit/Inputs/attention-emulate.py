@@ -36,6 +36,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
 import gpu_bench  # noqa: E402
+import gpu_bench_mlir  # noqa: E402
 
 
 def round_to(t, x):
@@ -128,7 +129,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     stem = case + (".q" if scale_q else "") + (".m%d" % offset if offset else "")
     src = os.path.join(work, stem + ".mlir")
-    program = gpu_bench.mlir(case)
+    program = gpu_bench_mlir.mlir(case)
     if scale_q:
         program = scale_q_first(program, t, n, s, d)
     if offset:

@@ -1,7 +1,7 @@
 //===- ThreadLowering.cpp - Compute grids to CPU threads ------------------===//
 //
 // An `scf.forall` mapped to `#strata.grid<"core">` has one iteration per core
-// of the description and independent iterations (DESIGN.md §3). On the host
+// of the description and independent iterations (docs/architecture.md, "The mapped IR"). On the host
 // it becomes
 //
 //   omp.parallel num_threads(<trip count>) {

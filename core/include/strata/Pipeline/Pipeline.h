@@ -3,7 +3,7 @@
 // S1 prepare (tosa to linalg, canonicalize, decompose aggregates), S2 group
 // (fusion groups), S3 schedule (the analytical model), S4 apply (tiling,
 // promotion, bufferization, vectorization). After S4 the module is mapped IR
-// (DESIGN.md §3), which the plugin lowers in S5.
+// (docs/architecture.md, "The mapped IR"), which the plugin lowers in S5.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STRATA_PIPELINE_PIPELINE_H

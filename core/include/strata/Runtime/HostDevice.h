@@ -1,8 +1,8 @@
 //===- HostDevice.h - Run shared libraries in this process ------*- C++ -*-===//
 //
 // The device for artifacts that are host shared libraries with MLIR's C
-// interface: buffers are host memory, an executable is a dlopen'ed library,
-// a launch builds memref descriptors and calls _mlir_ciface_<name>.
+// interface: the runtime library's host device (runtime/lib/HostDevice.cpp)
+// behind the compiler's Device interface.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STRATA_RUNTIME_HOSTDEVICE_H
@@ -11,9 +11,6 @@
 #include "strata/Runtime/Device.h"
 
 namespace strata::runtime {
-
-/// Most pointer arguments a launch can pass (inputs plus outputs).
-constexpr size_t kMaxHostArguments = 32;
 
 std::unique_ptr<Device> createHostDevice(std::string name);
 

@@ -27,9 +27,9 @@ rt::Manifest describeProgram(mlir::ModuleOp input, const hw::Description &chip);
 
 /// Completes `manifest` from the scheduled module (after S4): tolerances
 /// and roofline of the functions whose matrix units narrow their inputs;
-/// then attaches it to `compiled` as `strata.manifest`.
-void attachManifest(rt::Manifest manifest, mlir::ModuleOp compiled,
-                    const hw::Description &chip);
+/// then attaches it to `compiled` as `strata.manifest` and returns it.
+rt::Manifest attachManifest(rt::Manifest manifest, mlir::ModuleOp compiled,
+                            const hw::Description &chip);
 
 /// The manifest attached to `module`, if any (for artifact writers).
 std::optional<rt::Manifest> manifestOf(mlir::ModuleOp module);

@@ -3,7 +3,7 @@
 //
 // A plugin teaches Strata one family of chips. It provides the dialects it
 // lowers to, validation of its own description fields, the S5 pipeline from
-// the mapped IR (DESIGN.md §3) to its dialect, the artifact writer, and a
+// the mapped IR (docs/architecture.md, "The mapped IR") to its dialect, the artifact writer, and a
 // runtime device. It never chooses tile sizes or fuses: the core does.
 //
 //===----------------------------------------------------------------------===//
