@@ -6,11 +6,17 @@ of each, their ratios, compile times, and a check that the results agree.
 Run with a Python that has torch and torchvision (the tests' venv, or
 /tmp/strata-bench-venv):
 
-    python integration/bench/torch_models.py [--quick] [--only mlp,resnet18]
-        [--reps N] [--threads N] [--no-inductor] [--bin DIR]
+    python integration/bench/torch_models.py [--quick | --zoo] [--only mlp,resnet18]
+        [--reps N] [--threads N] [--no-inductor] [--check-only] [--jsonl FILE]
+        [--bin DIR]
 
 The models are those of python/tests/models.py at benchmark sizes (--quick:
-the tests' sizes). The systems are timed in blocks, in turns: each block
+the tests' sizes; --zoo: the coverage zoo of python/tests/zoo.py, every
+torchvision classifier and the transformers models, at small sizes: the
+nightly run of the models too slow for CI). --check-only compiles, runs once
+and checks, without timing. A model that fails to export or compile is a
+row with its error; the run goes on. --jsonl appends each row as it
+finishes (a long run's partial results). The systems are timed in blocks, in turns: each block
 sleeps 500 ms (so that the previous system's worker threads stop spinning:
 PyTorch's and Strata's OpenMP runtimes are different; LLVM's spins 200 ms),
 makes one untimed call, then half of `--reps` timed calls; two rounds,
@@ -24,6 +30,7 @@ threads) to N cores and sets torch's thread count to N.
 """
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -41,6 +48,9 @@ def parse_args():
     p.add_argument("--reps", type=int, default=10, help="timed rounds (default 10)")
     p.add_argument("--threads", type=int, default=0, help="cores to use (default: all)")
     p.add_argument("--no-inductor", action="store_true", help="skip torch.compile")
+    p.add_argument("--zoo", action="store_true", help="the coverage zoo (python/tests/zoo.py)")
+    p.add_argument("--check-only", action="store_true", help="compile and check, no timing")
+    p.add_argument("--jsonl", help="append each row to this file as it finishes")
     p.add_argument("--bin", help="directory of the Strata tools (else $STRATA_BIN, build/bin)")
     return p.parse_args()
 
@@ -55,6 +65,21 @@ def setup(args):
         os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:args.threads]))
     sys.path.insert(0, str(ROOT / "python"))
     sys.path.insert(0, str(ROOT / "python" / "tests"))
+
+
+def zoo_workloads():
+    """The zoo's models; each factory pair builds the model once."""
+    import zoo
+
+    def entry(name):
+        built = {}
+
+        def make(k):
+            if name not in built:
+                built[name] = zoo.build(name)
+            return built[name][k]
+        return ("zoo", lambda: make(0), lambda: make(1))
+    return {n: entry(n) for n in zoo.names()}
 
 
 def workloads(quick):
@@ -107,6 +132,8 @@ def run_one(name, shape, make_model, make_inputs, args):
     torch.manual_seed(0)
     model = models.randomize_batch_norms(make_model()).eval()
     inputs = make_inputs()
+    if shape == "zoo":
+        shape = "x".join(map(str, inputs[0].shape))
     row = {"model": name, "shape": shape}
     with torch.inference_mode():
         want = model(*inputs)
@@ -115,6 +142,11 @@ def run_one(name, shape, make_model, make_inputs, args):
     t = time.perf_counter()
     systems["strata"] = st.compile(model, inputs)
     row["strata_compile_s"] = time.perf_counter() - t
+
+    if args.check_only:
+        with torch.inference_mode():
+            row["strata_err"] = rel_err(systems["strata"](*inputs), want)
+        return row
 
     if not args.no_inductor:
         import torch._inductor.config as inductor_config
@@ -154,6 +186,9 @@ def print_table(rows, args):
     lines = []
     for r in rows:
         s, e, i = r.get("strata_ms"), r.get("eager_ms"), r.get("inductor_ms")
+        if "error" in r:
+            lines.append([r["model"], r["shape"]] + ["-"] * 7 + ["FAIL " + r["error"]])
+            continue
         errs = [f"strata {r['strata_err']:.1e}"]
         if "inductor_err" in r:
             errs.append(f"inductor {r['inductor_err']:.1e}")
@@ -181,16 +216,25 @@ def main():
     if args.threads:
         torch.set_num_threads(args.threads)
     torch.set_float32_matmul_precision("highest")
-    loads = workloads(args.quick)
+    loads = zoo_workloads() if args.zoo else workloads(args.quick)
     names = [n for n in args.only.split(",") if n] or list(loads)
     rows = []
     for name in names:
         shape, make_model, make_inputs = loads[name]
         print(f"{name} ...", file=sys.stderr, flush=True)
-        rows.append(run_one(name, shape, make_model, make_inputs, args))
+        try:
+            row = run_one(name, shape, make_model, make_inputs, args)
+        except Exception as e:  # a failing model is a row; the run goes on
+            first = (str(e).splitlines() or [""])[0][:200]
+            row = {"model": name, "shape": shape, "error": f"{type(e).__name__}: {first}"}
+        print(json.dumps(row), file=sys.stderr, flush=True)
+        if args.jsonl:
+            with open(args.jsonl, "a") as f:
+                f.write(json.dumps(row) + "\n")
+        rows.append(row)
     print_table(rows, args)
-    failed = [r["model"] for r in rows
-              if r.get("strata_err", 0) > 1e-4 or r.get("inductor_err", 0) > 1e-4]
+    failed = [r["model"] for r in rows if "error" in r
+              or r.get("strata_err", 0) > 1e-4 or r.get("inductor_err", 0) > 1e-4]
     return 1 if failed else 0
 
 

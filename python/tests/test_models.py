@@ -3,6 +3,7 @@ with PyTorch eager (random weights, relative L2 error <= 1e-4)."""
 
 import pytest
 import torch
+import torch.nn.functional as F
 
 import models
 import strata.torch as st
@@ -80,3 +81,28 @@ def test_token_embedding():
 def test_resnet18():
     model = models.randomize_batch_norms(models.resnet18())
     check(model, (torch.randn(1, 3, 64, 64),), "resnet18")
+
+
+def test_sdpa_view_after_transpose():
+    """PyTorch's fused attention returns a result whose transpose is
+    contiguous, so a reshape of that transpose is a view and a view of it
+    is legal; the decomposed attention returns other strides, on which the
+    reshape copies and records strides the view cannot take (Hugging Face
+    GPT-2 does this). Views become
+    reshapes before decomposing."""
+    def fn(q, k, v):
+        b, h, t, d = q.shape
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return y.reshape(b, -1, t, d).transpose(1, 2).reshape(b, t, -1).view(-1, h * d) * 2
+
+    q, k, v = (torch.randn(2, 4, 16, 8) for _ in range(3))
+    check(_Fn(fn), (q, k, v), "sdpa_view")
+
+
+class _Fn(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):
+        return self.fn(*args)

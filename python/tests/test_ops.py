@@ -76,7 +76,13 @@ CASES = {
     "softmax_dims": (lambda x: x.softmax(0) + x.softmax(1) + x.log_softmax(-1), [r(6, 7, 8)]),
     "prod_any_all": (lambda x: x.prod(-1) + (x > 0).any(-1).float() + (x > -2).all(-1).float(),
                      [pos(4, 5)]),
+    "fmod_remainder": (lambda x, y: torch.fmod(x, y) + torch.remainder(x, y)
+                       + torch.fmod(x, 1.5) + torch.remainder(x, -0.7), [r(4, 6) * 3, r(6) + 0.05]),
+    "remainder_int": (lambda i: (i % 3) + torch.fmod(i, 4) + torch.remainder(i, -5),
+                      [torch.randint(-9, 9, (4, 5))]),
     "logsumexp": (lambda x: torch.logsumexp(x, dim=-1), [r(4, 9)]),
+    "cumsum": (lambda x, i: x.cumsum(1) + i.cumsum(-1).float()[:, :1],
+               [r(3, 7), torch.randint(0, 2, (3, 5))]),
     # Shapes and data movement.
     "view_permute": (lambda x: x.view(2, 3, 4, 5).permute(0, 2, 3, 1).reshape(8, 15),
                      [r(6, 20)]),
@@ -92,6 +98,15 @@ CASES = {
                   .repeat(1, 4), [r(3, 2), r(3, 4)]),
     "pad": (lambda x: F.pad(x, (1, 2, 0, 3), value=0.5), [r(2, 3, 4)]),
     "flatten_unflatten": (lambda x: x.flatten(1).unflatten(1, (5, 6)).sum(1), [r(2, 5, 2, 3)]),
+    "roll": (lambda x: torch.roll(x, (2, -1), (1, 2)) + torch.roll(x, 5), [r(2, 5, 4)]),
+    "slice_scatter": (lambda x, y: torch.slice_scatter(x, y, 1, 1, 7, 2) * 2, [r(3, 8), r(3, 3)]),
+    # as_strided of a permuted tensor (a reshape of its storage order) and
+    # overlapping windows (a gather).
+    "as_strided": (lambda x: torch.as_strided(x.permute(0, 2, 1) + 1, (2, 3, 2), (12, 1, 6), 1),
+                   [r(2, 3, 4)]),
+    "as_strided_windows": (lambda x: torch.as_strided(x * 2, (4, 3), (2, 1)), [r(10)]),
+    "index_put_mask": (lambda x, m: x.masked_fill(m, 0.0) + torch.index_put(x, (m,), torch.tensor(0.5)),
+                       [r(4, 6), torch.rand(4, 6) > 0.5]),
     # Gathers.
     "index_tensor": (lambda x, i, j: x[i] + x[:, j][..., :1].sum() + x[i, j].unsqueeze(-1),
                      [r(7, 5), torch.tensor([0, 3, -1]), torch.tensor([4, 0, 2])]),
@@ -116,6 +131,10 @@ CASES = {
     "avg_pool_pad": (lambda x: F.avg_pool2d(x, 3, 2, padding=1)
                      + F.avg_pool2d(x, 3, 2, padding=1, count_include_pad=False), [r(2, 3, 9, 9)]),
     "adaptive_avg_pool": (lambda x: F.adaptive_avg_pool2d(x, (2, 3)), [r(1, 4, 8, 9)]),
+    # Windows of different sizes that overlap (5 -> 3, 2 -> 7 upsamples).
+    "adaptive_pool_nonuniform": (lambda x: F.adaptive_avg_pool2d(x, (3, 7))
+                                 + F.adaptive_max_pool2d(x, (3, 7)), [r(1, 4, 5, 2)]),
+    "adaptive_pool_13_6": (lambda x: F.adaptive_avg_pool2d(x, 6), [r(2, 3, 13, 13)]),
     "group_norm": (torch.nn.GroupNorm(2, 6), [r(2, 6, 5, 5)]),
     "batch_norm_1d": (torch.nn.BatchNorm1d(7), [r(4, 7)]),
 }

@@ -295,7 +295,22 @@ def export_program(model, args, kwargs=None):
     if not isinstance(model, torch.nn.Module):
         model = _FunctionModule(model)
     ep = torch.export.export(model, tuple(args), kwargs or {})
+    _views_as_reshapes(ep)
     return ep.run_decompositions(decomposition_table())
+
+
+def _views_as_reshapes(ep):
+    """Every aten.view becomes aten.reshape before decomposing. A view is
+    legal only for the strides PyTorch recorded while tracing, and
+    decomposing can change them: the math form of scaled dot-product
+    attention returns a contiguous result where the fused kernel returned
+    a transposed one, and a later view of it would fail to retrace.
+    Tensors have value semantics here, so a reshape (a view, or a copy
+    then a view, as the new strides require) means the same."""
+    for node in ep.graph_module.graph.nodes:
+        if node.op == "call_function" and node.target is torch.ops.aten.view.default:
+            node.target = torch.ops.aten.reshape.default
+    ep.graph_module.recompile()
 
 
 class _FunctionModule(torch.nn.Module):

@@ -188,16 +188,3 @@ def avg_pool2d(cx, a):
                   1.0 if a.count_include_pad else 0.0)
     counts = b.logical(_pool(cx, counted, "sum", kernel, stride, [0, 0], [1, 1], out_hw, 0.0))
     return _divide(cx, s, counts, cx.out.shape)
-
-
-@lowering(aten._adaptive_avg_pool2d.default, aten.adaptive_avg_pool2d.default, layouts=True)
-def adaptive_avg_pool2d(cx, a):
-    """Uniform windows only: each input extent a multiple of the output's."""
-    x = _as_4d(cx, a.self)
-    oh, ow = _pair(a.output_size)
-    h, w = x.shape[2], x.shape[3]
-    if h % oh or w % ow:
-        cx.unsupported(f"adaptive average pooling from {h}x{w} to {oh}x{ow} (non-uniform windows)")
-    kernel = [h // oh, w // ow]
-    s = _pool(cx, x, "sum", kernel, kernel, [0, 0], [1, 1], [oh, ow], 0.0)
-    return _divide(cx, s, float(kernel[0] * kernel[1]), cx.out.shape)

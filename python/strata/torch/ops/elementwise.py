@@ -101,6 +101,29 @@ def maximum(cx, a):
     return _ew(cx, [a.self, a.other], lambda r, x, y: S.binary(r, kind, x, y, e))
 
 
+@lowering_ew(aten.fmod.Tensor, aten.fmod.Scalar, aten.remainder.Tensor,
+             aten.remainder.Scalar, aten.remainder.Scalar_Tensor)
+def fmod(cx, a):
+    """fmod: the remainder of truncated division (sign of the dividend, C's
+    fmod); remainder: of floored division (sign of the divisor, Python's
+    %), the fmod plus the divisor when the two signs differ."""
+    e = _elem(cx)
+    floored = cx.target.__name__.startswith("remainder")
+
+    def fn(r, x, y):
+        rem = S.binary(r, "rem", x, y, e)
+        if not floored:
+            return rem
+        zero = r.const(0, e)
+        nonzero = S.compare(r, "ne", rem, zero, e)
+        differ = S.binary(r, "xor", S.compare(r, "lt", rem, zero, e),
+                          S.compare(r, "lt", y, zero, e), "i1")
+        fix = S.binary(r, "and", nonzero, differ, "i1")
+        return S.select(r, fix, S.binary(r, "add", rem, y, e), rem, e)
+
+    return _ew(cx, [a.self, a.other], fn)
+
+
 def _powi(r, x, n, e):
     """x**n for a small integer n by repeated multiplication (exact for
     negative bases, where powf is NaN)."""

@@ -293,11 +293,12 @@ def extract_slice(b, v, offsets, sizes, strides, result_shape=None):
                 f" : {v.type} to {t}", t, "slice")
 
 
-def insert_slice(b, src, dest, offsets):
+def insert_slice(b, src, dest, offsets, strides=None):
     src, dest = b.logical(src), b.logical(dest)
     j = lambda xs: ", ".join(map(str, xs))
+    strides = strides or [1] * src.rank
     return b.op(f"{{r}} = tensor.insert_slice {src.name} into {dest.name}[{j(offsets)}]"
-                f" [{j(src.shape)}] [{j([1] * src.rank)}] : {src.type} into {dest.type}",
+                f" [{j(src.shape)}] [{j(strides)}] : {src.type} into {dest.type}",
                 dest.type, "ins")
 
 

@@ -1,6 +1,7 @@
 """Gathers: embedding, index (advanced indexing with tensors), index_select
 and gather, as a linalg.generic over the result that reads the indices as
-inputs and the table with tensor.extract at the computed position.
+inputs and the table with tensor.extract at the computed position; and
+index_put with a boolean mask, as a select.
 
 Negative indices count from the end, as in PyTorch; indices out of range
 are undefined behaviour (PyTorch raises), as in any compiled gather.
@@ -11,7 +12,7 @@ import torch
 from ..mlir_builder import affine_map, identity_map
 from . import lowering
 from . import scalar as S
-from .helpers import broadcast_shape, drop_dims, norm_dim
+from .helpers import broadcast_shape, drop_dims, elementwise, norm_dim, reshape
 
 aten = torch.ops.aten
 
@@ -116,3 +117,29 @@ def gather(cx, a):
         return [(_wrap(r, loaded[0], x.shape[k], i.elem) if k == d else r.index(k))
                 for k in range(x.rank)]
     return _gather(cx, x, positions, [(i, identity_map(i.rank))])
+
+
+@lowering(aten.index_put.default)
+def index_put(cx, a):
+    """x[mask] = v (or += v with accumulate) for a boolean mask over x's
+    leading dimensions and one value: a select. Integer indices (a
+    scatter) and a value per selected element (its count depends on the
+    data) are refused."""
+    x = a.self
+    idx = [t for t in a.indices]
+    if len(idx) != 1 or idx[0] is None or idx[0].elem != "i1":
+        cx.unsupported("index_put with integer indices (a scatter)")
+    mask, v = idx[0], a.values
+    if tuple(x.shape[:mask.rank]) != tuple(mask.shape):
+        cx.unsupported(f"a mask of shape {list(mask.shape)} for a tensor of {list(x.shape)}")
+    if v.type.numel != 1:
+        cx.unsupported("index_put of a value per selected element (data-dependent count)")
+    mask = reshape(cx.b, mask, list(mask.shape) + [1] * (x.rank - mask.rank))
+    v = reshape(cx.b, v, [])
+    e = "f32" if x.elem in ("bf16", "f16") else x.elem
+
+    def fn(r, m, old, new):
+        if a.accumulate:
+            new = S.binary(r, "add", old, new, e)
+        return S.select(r, m, new, old, e)
+    return elementwise(cx, [mask, x, v], cx.out, fn, raw=(0,))

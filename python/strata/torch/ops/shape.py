@@ -1,14 +1,19 @@
 """Views and data movement: reshapes, squeezes, permutations, broadcasts,
-slices, splits, concatenation and constant padding.
+slices and their scatters, splits, rolls, concatenation, constant padding
+and explicitly strided views.
 
 Every tensor value is a fresh row-major tensor, so a view is just a
 reshape (tensor.expand_shape/collapse_shape) or a copy (linalg.transpose,
 tensor.extract_slice); clones and aliases are the value itself.
 """
 
+import math
+
 import torch
 
+from ..mlir_builder import identity_map
 from . import lowering
+from . import scalar as S
 from .helpers import (broadcast_to, cast_tensor, extract_slice, insert_slice,
                       norm_dim, pad, reshape, transpose)
 
@@ -172,3 +177,116 @@ def constant_pad_nd(cx, a):
     if any(w < 0 for w in low + high):
         cx.unsupported("negative padding")
     return pad(cx.b, v, low, high, a.value)
+
+
+@lowering(aten.slice_scatter.default)
+def slice_scatter(cx, a):
+    """self with self[..., start:end:step, ...] replaced by src: one
+    tensor.insert_slice with the slice's stride."""
+    v, src = cx.b.logical(a.self), cx.b.logical(a.src)
+    d = norm_dim(a.dim, v.rank)
+    step = a.step or 1
+    if step < 1:
+        cx.unsupported(f"slice step {step}")
+    start, length = _slice_bounds(a.start, a.end, step, v.shape[d])
+    if length != src.shape[d]:
+        cx.unsupported(f"a source of {src.shape[d]} elements for a slice of {length}")
+    src = cast_tensor(cx, src, v.elem)
+    offsets, strides = [0] * v.rank, [1] * v.rank
+    offsets[d], strides[d] = start, step
+    return insert_slice(cx.b, src, v, offsets, strides)
+
+
+@lowering(aten.roll.default)
+def roll(cx, a):
+    """Each rolled dimension as the concatenation of its last `shift`
+    elements and the others; no dimension: the flattened tensor rolled."""
+    v = cx.b.logical(a.self)
+    shifts, dims = list(a.shifts), list(a.dims or [])
+    if not dims:
+        if len(shifts) != 1:
+            cx.unsupported("several shifts without dimensions")
+        flat = reshape(cx.b, v, [v.type.numel])
+        return reshape(cx.b, _roll_dim(cx, flat, shifts[0], 0), v.shape)
+    if len(shifts) != len(dims):
+        cx.unsupported(f"{len(shifts)} shifts for {len(dims)} dimensions")
+    for s, d in zip(shifts, dims):
+        v = _roll_dim(cx, v, s, norm_dim(d, v.rank))
+    return v
+
+
+def _roll_dim(cx, v, shift, d):
+    n = v.shape[d]
+    shift = shift % n if n else 0
+    if shift == 0:
+        return v
+    dest = cx.b.empty(v.type)
+    parts = [(n - shift, shift, 0), (0, n - shift, shift)]  # (from, length, to)
+    for start, length, to in parts:
+        offsets, sizes = [0] * v.rank, list(v.shape)
+        offsets[d], sizes[d] = start, length
+        piece = extract_slice(cx.b, v, offsets, sizes, [1] * v.rank)
+        at = [0] * v.rank
+        at[d] = to
+        dest = insert_slice(cx.b, piece, dest, at)
+    return dest
+
+
+def _contiguous_strides(shape):
+    strides, acc = [], 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= s
+    return strides[::-1]
+
+
+@lowering(aten.as_strided.default, aten.as_strided_copy.default)
+def as_strided(cx, a):
+    """A view of the input's storage with explicit sizes and strides. The
+    input must be dense (its elements fill its storage in some order of
+    its dimensions, as a fresh tensor or a permutation of one); the storage
+    is then that permutation, flattened. A view that reads it in order is
+    a reshape; any other (a strided slice, overlapping windows) gathers
+    each element at offset + sum(i_k * stride_k). A view reaching outside
+    the input's own elements is refused."""
+    b = cx.b
+    x = b.logical(a.self)
+    val = cx.node.args[0].meta.get("val")
+    if not isinstance(val, torch.Tensor):
+        cx.unsupported("as_strided of an input without recorded strides")
+    size, stride = [int(s) for s in a.size], [int(s) for s in a.stride]
+    n = x.type.numel
+    real = [d for d in range(x.rank) if x.shape[d] != 1]
+    order = sorted(real, key=lambda d: -val.stride()[d])
+    dense = _contiguous_strides([x.shape[d] for d in order])
+    if [val.stride()[d] for d in order] != dense:
+        cx.unsupported("as_strided of a tensor that is not dense (a view of a larger one)")
+    offset = (a.storage_offset if a.storage_offset is not None else val.storage_offset())
+    offset -= val.storage_offset()
+    live = [k for k in range(len(size)) if size[k] != 1]
+    last = offset + sum((size[k] - 1) * stride[k] for k in live)
+    if any(stride[k] < 0 for k in live) or offset < 0 or (size and min(size) > 0 and last >= n):
+        cx.unsupported(f"as_strided reading outside its input's {n} elements")
+    perm = order + [d for d in range(x.rank) if d not in order]
+    flat = reshape(b, transpose(b, x, perm), [n])
+    if offset == 0 and math.prod(size) == n and \
+            [stride[k] for k in live] == _contiguous_strides([size[k] for k in live]):
+        return reshape(b, flat, size)
+    return _gather_flat(cx, flat, offset, size, stride)
+
+
+def _gather_flat(cx, flat, offset, size, stride):
+    """result[i...] = flat[offset + sum(i_k * stride_k)]."""
+    out = cx.out
+    init = cx.b.empty(out)
+
+    def body(r, _):
+        pos = r.const(offset, "index")
+        for k, s in enumerate(stride):
+            if size[k] != 1 and s != 0:
+                term = S.binary(r, "mul", r.index(k), r.const(s, "index"), "index")
+                pos = S.binary(r, "add", pos, term, "index")
+        return r.raw(f"{{r}} = tensor.extract {flat.name}[{pos}] : {flat.type}")
+
+    return cx.b.generic([], [(init, identity_map(out.rank))], ["parallel"] * out.rank,
+                        body, "strided")[0]
