@@ -129,15 +129,11 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
   p.rowTiles = ceilDiv(shape[0], chip.tileRows);
   p.colTiles = ceilDiv(shape[1], chip.tileCols);
   int64_t rows = p.rowTiles * chip.tileRows, cols = p.colTiles * chip.tileCols;
-  llvm::Expected<Expression> expr = translateBody(op, 0);
+  llvm::Expected<Expression> expr = translateBody(op, 0, target.dstTiles());
   if (!expr)
     return op.emitError() << "cannot run on the tile engines: "
                           << llvm::toString(expr.takeError());
   p.expression = *expr;
-  if (p.expression.slots > target.dstTiles())
-    return op.emitError() << "the expression needs " << p.expression.slots
-                          << " Dst tiles; one acquire gives "
-                          << target.dstTiles();
   NumberedTensors tensors;
   for (OpOperand &operand : op->getOpOperands()) {
     bool output = op.isDpsInit(&operand);

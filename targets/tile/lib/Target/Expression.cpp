@@ -1,25 +1,38 @@
 //===- Expression.cpp - Elementwise bodies as Dst operations --------------===//
 //
 // The body of an elementwise linalg.generic becomes a short sequence of
-// accumulator (Dst) operations per tile: inputs are unpacked into slots,
-// binary arithmetic combines two slots into the first, unary functions of
-// the vector engine work in place. GELU in its erf form
-// (0.5 t (1 + erf(t / sqrt 2))) is recognized whole and becomes the vector
-// engine's gelu; max(x, 0) becomes relu and 1 / x recip. Arithmetic with a
-// constant operand is the vector engine's scalar form (x * 0.5 ->
-// unary_scalar mul, c - x -> rsub, x / c -> mul by 1 / c). Anything else
-// is an error naming the op.
+// accumulator (Dst) operations per tile. First each op becomes a node of
+// the vector engine: GELU in its erf form (0.5 t (1 + erf(t / sqrt 2))) is
+// recognized whole and becomes the vector engine's gelu; max(x, 0) becomes
+// relu, 1 / x recip and x / y recip then mul; arithmetic with a constant
+// operand is the vector engine's scalar form (x * 0.5 -> unary_scalar mul,
+// c - x -> rsub, x / c -> mul by 1 / c). Anything else is an error naming
+// the op.
+//
+// Then slots are chosen by liveness, so a body may read any value any
+// number of times (a DAG, e.g. GELU in its tanh form). Each value's reads
+// still to come are counted (x * x: two, in one op). Unary and scalar ops
+// work in place: on the value's own slot at its last read, else on a copy
+// (Step::Copy, a vector-engine max(x, x)), or for an input on a second
+// unpack of its tile, which costs far less than a copy (an unpack pass
+// against a vector-engine op in the cycle model). binary_dst writes any
+// slot: the slot of an operand read for the last time, else a free one.
+// A slot is free once its value's last read is done. Inputs are unpacked
+// once and kept while they are read; when that needs more slots than one
+// Dst acquire gives, every read unpacks them again, and if that still does
+// not fit, the error names the op that needed the most slots. The values
+// already in Dst (a matmul epilogue's accumulator) are copied like computed
+// ones.
 //
 //===----------------------------------------------------------------------===//
-#include "KernelText.h"
 #include "Programs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
-#include <map>
 #include <set>
 
 using namespace mlir;
@@ -118,13 +131,26 @@ llvm::Error unsupported(Operation *op, llvm::StringRef why) {
   os << "'" << op->getName() << "' " << why;
   return llvm::createStringError(text);
 }
-} // namespace
 
-llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
-                                                       int firstOperand,
-                                                       Operation *end) {
-  Expression expr;
-  expr.slots = firstOperand;
+/// One vector-engine operation of the body, before slots are chosen.
+struct Node {
+  enum Kind {
+    Unary,  // name(x), in place
+    Scalar, // x name scalar, in place
+    Binary, // lhs name rhs, into any slot
+    Divide, // lhs / rhs: recip of rhs in place, then mul
+    Result, // the yielded value (or the reduction's operand)
+  } kind;
+  Operation *op;
+  llvm::StringRef name;
+  float scalar = 0;
+  SmallVector<Value, 2> reads;
+};
+
+/// The body (up to `end`) as nodes in program order; an error names the
+/// first op the engines lack or the first operand they cannot read.
+llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
+                                          int firstOperand, Operation *end) {
   Block &body = op.getRegion().front();
   int inputs = int(op.getNumDpsInputs());
   SmallPtrSet<Operation *, 8> inner;
@@ -132,67 +158,23 @@ llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
   for (Operation &inst : body)
     if (Value t = matchErfGelu(&inst, inner))
       gelus[&inst] = t;
-  // Uses outside recognized patterns: an in-place result must not be read
-  // again.
-  auto uses = [&](Value v) {
-    SmallPtrSet<Operation *, 4> users; // x * x reads x once
-    for (Operation *user : v.getUsers())
-      if (!inner.contains(user))
-        users.insert(user);
-    return int(users.size());
-  };
-  DenseMap<Value, int> slotOf;
-  std::set<int> freeSlots;
-  // Appends a step; `a` is a Load's operand or a Binary's lhs.
-  auto push = [&](Expression::Step::Kind kind, llvm::StringRef op, int a,
-                  int rhs, int slot) {
-    Expression::Step step;
-    step.kind = kind;
-    step.op = op.str();
-    step.operand = kind == Expression::Step::Load ? a : 0;
-    step.lhs = kind == Expression::Step::Binary ? a : 0;
-    step.rhs = rhs;
-    step.slot = slot;
-    expr.steps.push_back(step);
-  };
-  auto slot = [&](Value v, Operation *user) -> llvm::Expected<int> {
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      int index = int(arg.getArgNumber());
-      if (index >= inputs)
-        return unsupported(user, "reads the output's old value");
-      if (index < firstOperand) {
-        if (uses(v) > 1)
-          return unsupported(user, "reads the accumulator twice");
-        return index;
-      }
-      // A slot freed by an earlier binary op, else a new one.
-      int slot = expr.slots;
-      if (!freeSlots.empty()) {
-        slot = *freeSlots.begin();
-        freeSlots.erase(freeSlots.begin());
-      } else {
-        ++expr.slots;
-      }
-      push(Expression::Step::Load, "", index, 0, slot);
-      return slot;
+  std::vector<Node> nodes;
+  llvm::DenseSet<Value> computed;
+  auto add = [&](Node::Kind kind, Operation *inst, llvm::StringRef name,
+                 ArrayRef<Value> reads) -> llvm::Error {
+    for (Value v : reads) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (arg && int(arg.getArgNumber()) >= inputs)
+        return unsupported(inst, "reads the output's old value");
+      if (!arg && !computed.contains(v))
+        return unsupported(inst, "takes an operand that is not an input or "
+                                 "a computed value (the tile engines take a "
+                                 "constant only as the scalar of add, sub, "
+                                 "mul, max, min or a division by it)");
     }
-    auto it = slotOf.find(v);
-    if (it == slotOf.end())
-      return unsupported(user, "takes an operand that is not an input or a "
-                               "computed value (the tile engines take a "
-                               "constant only as the scalar of add, sub, "
-                               "mul, max, min or a division by it)");
-    if (uses(v) > 1)
-      return unsupported(user, "reads a value used twice");
-    return it->second;
-  };
-  auto unary = [&](Operation *inst, Value x,
-                   llvm::StringRef kind) -> llvm::Error {
-    llvm::Expected<int> s = slot(x, inst);
-    if (!s)
-      return s.takeError();
-    push(Expression::Step::Unary, kind, 0, 0, *s);
-    slotOf[inst->getResult(0)] = *s;
+    nodes.push_back({kind, inst, name, 0, SmallVector<Value, 2>(reads)});
+    if (kind != Node::Result)
+      computed.insert(inst->getResult(0));
     return llvm::Error::success();
   };
   for (Operation &inst : body) {
@@ -203,27 +185,17 @@ llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
       Value acc = body.getArgument(unsigned(inputs));
       Value x =
           inst.getOperand(0) == acc ? inst.getOperand(1) : inst.getOperand(0);
-      llvm::Expected<int> s = slot(x, &inst);
-      if (!s)
-        return s.takeError();
-      expr.result = *s;
-      break;
-    }
-    if (auto yield = dyn_cast<linalg::YieldOp>(inst)) {
-      llvm::Expected<int> s = slot(yield.getOperand(0), &inst);
-      if (!s)
-        return s.takeError();
-      expr.result = *s;
-      break;
-    }
-    if (gelus.count(&inst)) {
-      error = unary(&inst, gelus[&inst], "gelu");
+      error = add(Node::Result, &inst, "", {x});
+    } else if (auto yield = dyn_cast<linalg::YieldOp>(inst)) {
+      error = add(Node::Result, &inst, "", {yield.getOperand(0)});
+    } else if (gelus.count(&inst)) {
+      error = add(Node::Unary, &inst, "gelu", {gelus[&inst]});
     } else if (auto max = dyn_cast<arith::MaximumFOp>(inst);
                max && isConstant(max.getRhs(), 0.0)) {
-      error = unary(&inst, max.getLhs(), "relu");
+      error = add(Node::Unary, &inst, "relu", {max.getLhs()});
     } else if (auto div = dyn_cast<arith::DivFOp>(inst);
                div && isConstant(div.getLhs(), 1.0)) {
-      error = unary(&inst, div.getRhs(), "recip");
+      error = add(Node::Unary, &inst, "recip", {div.getRhs()});
     } else if (isa<math::ExpOp, arith::NegFOp, math::AbsFOp, math::SqrtOp,
                    math::RsqrtOp, math::TanhOp>(inst)) {
       llvm::StringRef kind = isa<math::ExpOp>(inst)     ? "exp"
@@ -232,117 +204,215 @@ llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
                              : isa<math::SqrtOp>(inst)  ? "sqrt"
                              : isa<math::TanhOp>(inst)  ? "tanh"
                                                         : "rsqrt";
-      error = unary(&inst, inst.getOperand(0), kind);
+      error = add(Node::Unary, &inst, kind, {inst.getOperand(0)});
     } else if (auto [kind, x, c] = scalarForm(inst); !kind.empty()) {
-      llvm::Expected<int> s = slot(x, &inst);
-      if (!s)
-        return s.takeError();
-      push(Expression::Step::Scalar, kind, 0, 0, *s);
-      expr.steps.back().scalar = float(c);
-      slotOf[inst.getResult(0)] = *s;
+      error = add(Node::Scalar, &inst, kind, {x});
+      if (!error)
+        nodes.back().scalar = float(c);
     } else if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp,
                    arith::MaximumFOp>(inst)) {
       llvm::StringRef kind = isa<arith::AddFOp>(inst)   ? "add"
                              : isa<arith::SubFOp>(inst) ? "sub"
                              : isa<arith::MulFOp>(inst) ? "mul"
                                                         : "max";
-      llvm::Expected<int> lhs = slot(inst.getOperand(0), &inst);
-      if (!lhs)
-        return lhs.takeError();
-      llvm::Expected<int> rhs = slot(inst.getOperand(1), &inst);
-      if (!rhs)
-        return rhs.takeError();
-      push(Expression::Step::Binary, kind, *lhs, *rhs, *lhs);
-      // The right operand's value is dead (read once): its slot is free.
-      if (*rhs != *lhs && *rhs >= firstOperand)
-        freeSlots.insert(*rhs);
-      slotOf[inst.getResult(0)] = *lhs;
+      error = add(Node::Binary, &inst, kind,
+                  {inst.getOperand(0), inst.getOperand(1)});
+    } else if (isa<arith::DivFOp>(inst) && !constantValue(inst.getOperand(0)) &&
+               !constantValue(inst.getOperand(1))) {
+      // x / y as x * (1 / y): the vector engine has no division (c / x,
+      // which would need a scalar multiply too, stays an error).
+      error = add(Node::Divide, &inst, "mul",
+                  {inst.getOperand(0), inst.getOperand(1)});
     } else {
       return unsupported(&inst, "has no tile-engine equivalent");
     }
     if (error)
       return std::move(error);
+    if (nodes.back().kind == Node::Result)
+      break;
   }
-  return expr;
+  return nodes;
 }
 
-llvm::Error
-strata::tile::emitExpression(KernelText &k, const Expression &expr,
-                             const std::vector<std::string> &buffers,
-                             const std::vector<std::string> &tiles,
-                             const std::string &base,
-                             const std::vector<bool> &broadcast) {
-  std::map<int, std::string> slots; // each slot's index, computed once
-  auto dst = [&](int slot) {
-    std::string &name = slots[slot];
-    if (name.empty())
-      name = base.empty() ? k.c(slot)
-             : slot == 0  ? base
-                          : k.add(base, k.c(slot));
-    return name;
-  };
-  // Loads are emitted when their slot is first used, so that a binary op of
-  // a loaded tile and a column-broadcast one is one tile.binary.
-  std::map<int, int> pending; // slot -> operand
-  auto isBroadcast = [&](int operand) {
-    return size_t(operand) < broadcast.size() && broadcast[operand];
-  };
-  auto use = [&](int slot) -> llvm::Error {
-    auto it = pending.find(slot);
-    if (it == pending.end())
-      return llvm::Error::success();
-    // A vector operand in Dst: the unpacker broadcasts its column 0.
-    k.line(llvm::formatv("tile.unpack_tile @{0}[{1}] -> dst[{2}]{3}",
-                         buffers[it->second], tiles[it->second], dst(slot),
-                         isBroadcast(it->second) ? " bcast col" : ""));
-    pending.erase(it);
-    return llvm::Error::success();
-  };
-  for (const Expression::Step &step : expr.steps) {
-    switch (step.kind) {
-    case Expression::Step::Load:
-      pending[step.slot] = step.operand;
-      break;
-    case Expression::Step::Binary: {
-      auto lhs = pending.find(step.lhs), rhs = pending.find(step.rhs);
-      if (lhs != pending.end() && rhs != pending.end() &&
-          !isBroadcast(lhs->second) && isBroadcast(rhs->second)) {
-        k.line(llvm::formatv(
-            "tile.binary {0} @{1}[{2}], @{3}[{4}] -> dst[{5}] bcast col",
-            step.op, buffers[lhs->second], tiles[lhs->second],
-            buffers[rhs->second], tiles[rhs->second], dst(step.slot)));
-        pending.erase(step.lhs);
-        pending.erase(step.rhs);
+/// Chooses the slots of `nodes` by liveness (see the file's comment).
+/// `keepInputs`: an input read by several ops stays in its slot between
+/// them; else every op reads it afresh.
+class Allocator {
+public:
+  Allocator(linalg::GenericOp op, int firstOperand, bool keepInputs)
+      : keepInputs(keepInputs), firstOperand(firstOperand),
+        inputs(int(op.getNumDpsInputs())) {
+    expr.slots = firstOperand;
+    // The operands already in Dst (a matmul's accumulator) are computed
+    // values: they can only be copied, not reloaded.
+    for (int i = 0; i < firstOperand; ++i)
+      slotOf[op.getRegion().front().getArgument(unsigned(i))] = i;
+  }
+
+  Expression run(ArrayRef<Node> nodes) {
+    for (const Node &node : nodes)
+      for (Value v : node.reads)
+        ++remaining[v];
+    for (const Node &node : nodes) {
+      current = node.op;
+      Value result =
+          node.kind == Node::Result ? Value() : node.op->getResult(0);
+      int slot = 0;
+      switch (node.kind) {
+      case Node::Unary:
+      case Node::Scalar:
+        slot = consume(node.reads[0]);
+        push(node.kind == Node::Unary ? Step::Unary : Step::Scalar, node.name,
+             0, 0, slot);
+        expr.steps.back().scalar = node.scalar;
+        break;
+      case Node::Binary:
+        slot = binary(node.name, node.reads[0], node.reads[1]);
+        break;
+      case Node::Divide: {
+        int rhs = consume(node.reads[1]);
+        push(Step::Unary, "recip", 0, 0, rhs);
+        slot = binary(node.name, node.reads[0], Value(), rhs);
         break;
       }
-      if (llvm::Error error = use(step.lhs))
-        return error;
-      if (llvm::Error error = use(step.rhs))
-        return error;
-      k.line(llvm::formatv("tile.binary_dst {0} dst[{1}], dst[{2}] -> dst[{3}]",
-                           step.op, dst(step.lhs), dst(step.rhs),
-                           dst(step.slot)));
-      break;
+      case Node::Result:
+        expr.result = operand(node.reads[0]);
+        return expr;
+      }
+      slotOf[result] = slot;
+      // A value nothing reads gives its slot back at once.
+      if (!remaining.lookup(result))
+        release(result, -1);
     }
-    case Expression::Step::Unary:
-      if (llvm::Error error = use(step.slot))
-        return error;
-      k.line(llvm::formatv("tile.unary {0} dst[{1}]", step.op, dst(step.slot)));
-      break;
-    case Expression::Step::Scalar: {
-      if (llvm::Error error = use(step.slot))
-        return error;
-      // The immediate in hexadecimal: exactly the f32 value.
-      llvm::APFloat value(step.scalar);
-      k.line(llvm::formatv(
-          "tile.unary_scalar {0} dst[{1}], 0x{2}", step.op, dst(step.slot),
-          llvm::utohexstr(value.bitcastToAPInt().getZExtValue(),
-                          /*LowerCase=*/false, 8)));
-      break;
-    }
-    }
+    return expr;
   }
-  return use(expr.result);
+
+  Expression expr;
+  Operation *peak = nullptr; // the op that first needed `expr.slots`
+
+private:
+  using Step = Expression::Step;
+
+  bool isInput(Value v) const {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && int(arg.getArgNumber()) >= firstOperand &&
+           int(arg.getArgNumber()) < inputs;
+  }
+  void push(Step::Kind kind, llvm::StringRef op, int a, int rhs, int slot) {
+    Step step;
+    step.kind = kind;
+    step.op = op.str();
+    step.operand = kind == Step::Load ? a : 0;
+    step.lhs = kind == Step::Binary || kind == Step::Copy ? a : 0;
+    step.rhs = rhs;
+    step.slot = slot;
+    expr.steps.push_back(step);
+  }
+  /// The lowest free slot, else a new one.
+  int fresh() {
+    if (!freeSlots.empty())
+      return freeSlots.extract(freeSlots.begin()).value();
+    peak = current;
+    return expr.slots++;
+  }
+  /// Input `v` unpacked into a free slot.
+  int load(Value v) {
+    int slot = fresh();
+    push(Step::Load, "", int(cast<BlockArgument>(v).getArgNumber()), 0, slot);
+    return slot;
+  }
+  /// The slot holding `v` for an op that reads it without writing it.
+  int operand(Value v) {
+    auto it = slotOf.find(v);
+    if (it != slotOf.end())
+      return it->second;
+    return slotOf[v] = load(v);
+  }
+  /// After an op read `v`: its slot is free once nothing else reads it (or,
+  /// for an input not kept, at once); `keep` is the op's result slot.
+  void release(Value v, int keep) {
+    auto it = slotOf.find(v);
+    if (it == slotOf.end() ||
+        (remaining.lookup(v) && (keepInputs || !isInput(v))))
+      return;
+    if (it->second != keep)
+      freeSlots.insert(it->second);
+    slotOf.erase(it);
+  }
+  /// A slot holding `v` that an in-place op may overwrite: its own when
+  /// this is its last read, else an input unpacked again (an unpack costs
+  /// far less than a vector-engine copy) or a computed value copied.
+  int consume(Value v) {
+    --remaining[v];
+    auto it = slotOf.find(v);
+    if (!remaining[v] && it != slotOf.end()) {
+      int slot = it->second;
+      slotOf.erase(it);
+      return slot;
+    }
+    if (isInput(v))
+      return load(v);
+    int slot = fresh();
+    push(Step::Copy, "", it->second, 0, slot);
+    return slot;
+  }
+  /// lhs op rhs (rhs: a value, or a temporary already in `rhsSlot`) into
+  /// the slot of an operand read for the last time, else a free one: the
+  /// vector engine writes any slot, so no operand needs a copy.
+  int binary(llvm::StringRef op, Value lhs, Value rhs, int rhsSlot = -1) {
+    int l = operand(lhs), r = rhs ? operand(rhs) : rhsSlot;
+    --remaining[lhs];
+    if (rhs)
+      --remaining[rhs];
+    auto dead = [&](Value v) {
+      return !remaining.lookup(v) || (!keepInputs && isInput(v));
+    };
+    int slot = dead(lhs) ? l : !rhs || dead(rhs) ? r : fresh();
+    push(Step::Binary, op, l, r, slot);
+    release(lhs, slot);
+    if (rhs)
+      release(rhs, slot);
+    else if (r != slot)
+      freeSlots.insert(r);
+    return slot;
+  }
+
+  bool keepInputs;
+  int firstOperand, inputs;
+  Operation *current = nullptr;
+  DenseMap<Value, int> remaining; // reads still to come
+  DenseMap<Value, int> slotOf;    // where each live value is
+  std::set<int> freeSlots;
+};
+} // namespace
+
+llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
+                                                       int firstOperand,
+                                                       int64_t capacity,
+                                                       Operation *end) {
+  llvm::Expected<std::vector<Node>> nodes = nodesOf(op, firstOperand, end);
+  if (!nodes)
+    return nodes.takeError();
+  // Inputs kept in Dst between their reads save unpacks; when that needs
+  // more slots than Dst has, they are unpacked at every read instead.
+  Allocator kept(op, firstOperand, /*keepInputs=*/true);
+  Expression expr = kept.run(*nodes);
+  if (expr.slots <= capacity)
+    return expr;
+  Allocator reloaded(op, firstOperand, /*keepInputs=*/false);
+  expr = reloaded.run(*nodes);
+  if (expr.slots <= capacity)
+    return expr;
+  // Where the op is, since a body often has several of its kind.
+  Operation *peak = reloaded.peak ? reloaded.peak : op.getOperation();
+  std::string at;
+  if (auto loc = dyn_cast<FileLineColLoc>(peak->getLoc()))
+    at = llvm::formatv("at line {0} ", loc.getLine()).str();
+  return unsupported(peak,
+                     llvm::formatv("{0}needs {1} Dst tiles for the values "
+                                   "live at once; one acquire gives {2}",
+                                   at, expr.slots, capacity)
+                         .str());
 }
 
 std::string strata::tile::declareTensor(const TensorDecl &tensor) {

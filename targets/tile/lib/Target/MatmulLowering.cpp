@@ -157,7 +157,8 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
       return epilogueOp.emitError()
              << "the tile target fuses an elementwise op reading the "
                 "matmul's result as its first input";
-    llvm::Expected<Expression> expr = translateBody(generic, 1);
+    llvm::Expected<Expression> expr =
+        translateBody(generic, 1, target.dstTiles());
     if (!expr)
       return generic.emitError() << "cannot run on the tile engines: "
                                  << llvm::toString(expr.takeError());
@@ -183,11 +184,6 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
     }
     result = generic.getDpsInits()[0];
   }
-  if (p.epilogue.slots > target.dstTiles())
-    return matmul.emitError()
-           << "the epilogue needs " << p.epilogue.slots
-           << " Dst tiles per output tile; one acquire gives "
-           << target.dstTiles();
   // Output tiles per acquire: a divisor of the block's width that fits Dst
   // with the epilogue's slots.
   for (int64_t sub = p.nb; sub >= 1; --sub)

@@ -38,13 +38,13 @@ struct TensorDecl {
 /// in slot 0), each step one tile op.
 struct Expression {
   struct Step {
-    enum Kind { Load, Binary, Unary, Scalar } kind = Load;
-    int operand = 0;  // Load: which operand
-    std::string op;   // Binary: add, sub, mul, max; Unary: exp, gelu, ...;
-                      // Scalar: add, sub, rsub, mul, max, min
-    float scalar = 0; // Scalar: the immediate (in place, like Unary)
-    int lhs = 0, rhs = 0;
-    int slot = 0; // the result's slot (Unary: in place)
+    enum Kind { Load, Binary, Unary, Scalar, Copy } kind = Load;
+    int operand = 0;      // Load: which operand
+    std::string op;       // Binary: add, sub, mul, max; Unary: exp, gelu, ...;
+                          // Scalar: add, sub, rsub, mul, max, min
+    float scalar = 0;     // Scalar: the immediate (in place, like Unary)
+    int lhs = 0, rhs = 0; // Binary: the operands' slots; Copy: the source
+    int slot = 0;         // the result's slot (Unary, Scalar: in place)
   };
   std::vector<Step> steps;
   int result = 0; // slot packed at the end
@@ -53,11 +53,12 @@ struct Expression {
 
 /// Translates the body of an elementwise linalg.generic whose inputs are
 /// operands `firstOperand`... (inputs before it are already in slots
-/// 0..firstOperand-1); an error names the op the tile engines lack. With
-/// `end` (a reduction's combining op), the expression stops there and
+/// 0..firstOperand-1) into at most `capacity` slots; an error names the op
+/// the tile engines lack, or the op that needs more slots than `capacity`.
+/// With `end` (a reduction's combining op), the expression stops there and
 /// computes the combine's operand other than the accumulator.
 llvm::Expected<Expression> translateBody(mlir::linalg::GenericOp op,
-                                         int firstOperand,
+                                         int firstOperand, int64_t capacity,
                                          mlir::Operation *end = nullptr);
 
 /// A convolution's A operand (its implicit GEMM, ConvGather.cpp): row m of

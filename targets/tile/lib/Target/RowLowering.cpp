@@ -103,14 +103,11 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
   // combine) as a step.
   auto elementwise = [&](linalg::GenericOp generic, Operation *end,
                          RowPlan::Step &step) -> LogicalResult {
-    llvm::Expected<Expression> expr = translateBody(generic, 0, end);
+    llvm::Expected<Expression> expr =
+        translateBody(generic, 0, target.dstTiles(), end);
     if (!expr)
       return generic.emitError() << "cannot run on the tile engines: "
                                  << llvm::toString(expr.takeError());
-    if (expr->slots > target.dstTiles())
-      return generic.emitError()
-             << "the expression needs " << expr->slots
-             << " Dst tiles; one acquire gives " << target.dstTiles();
     step.expression = *expr;
     return operandsOf(generic, step);
   };
