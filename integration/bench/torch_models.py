@@ -59,6 +59,8 @@ def setup(args):
     # Inductor's compile time without its on-disk cache of earlier runs.
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR",
                           tempfile.mkdtemp(prefix="strata-bench-inductor-"))
+    # Strata's likewise (its persistent cache of host libraries).
+    os.environ.setdefault("STRATA_CACHE_DIR", tempfile.mkdtemp(prefix="strata-bench-cache-"))
     if args.bin:
         os.environ["STRATA_BIN"] = str(Path(args.bin).resolve())
     if args.threads:

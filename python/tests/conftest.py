@@ -79,6 +79,16 @@ def filecheck():
     return run
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _disk_cache(tmp_path_factory):
+    """The persistent cache of compiled libraries lives in a directory of
+    this run: tests see cold compiles, never a library from an earlier
+    build, and share what they compile within the run."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("STRATA_CACHE_DIR", str(tmp_path_factory.mktemp("strata-cache")))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _seed():
     torch.manual_seed(0)

@@ -1,13 +1,19 @@
 """The compiled callable keeps one library per input signature: a new
 shape compiles once, then hits the cache; parameters are passed by the
-callable, and updates to them in place are seen."""
+callable, and updates to them in place are seen. Host libraries persist
+on disk across processes."""
 
+import importlib
+
+import pytest
 import torch
 
 import models
 import strata.torch as st
 from conftest import assert_close
-from strata import runtime
+from strata import runtime, tools
+
+st_compile = importlib.import_module("strata.torch.compile")  # the module, not st.compile
 
 
 def test_shape_cache():
@@ -63,3 +69,34 @@ def test_runs_through_strata_runtime():
     assert exe.device_kind == "host" and exe.functions == ["forward"]
     assert exe.function("forward")["outputs"] == [{"type": "f32", "shape": [2, 3]}]
     assert st.compile(lin, (x,)).program_for((x,)).executable is exe
+
+
+def test_disk_cache_survives_the_process(tmp_path, monkeypatch):
+    """A second process (here: the per-process tables emptied) loads the
+    library from STRATA_CACHE_DIR without compiling; another target
+    description, or the cache turned off, compiles again."""
+    monkeypatch.setenv("STRATA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(st_compile, "_artifacts", {})
+    monkeypatch.setattr(st_compile, "_executables", {})
+    lin = torch.nn.Linear(8, 3).eval()
+    x = torch.randn(2, 8)
+    st.compile(lin, (x,))
+    assert len(list(tmp_path.glob("*.so"))) == 1
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("compiled although the library is cached")
+
+    monkeypatch.setattr(st_compile, "_artifacts", {})
+    monkeypatch.setattr(st_compile, "_executables", {})
+    monkeypatch.setattr(tools, "compile_mlir", forbidden)
+    assert_close(st.compile(lin, (x,))(x), lin(x), "disk_cache_hit")
+
+    monkeypatch.setattr(st_compile, "_artifacts", {})
+    monkeypatch.setattr(st_compile, "_executables", {})
+    monkeypatch.setattr(st_compile, "_target_identity", lambda target: "another machine")
+    with pytest.raises(AssertionError, match="compiled although"):
+        st.compile(lin, (x,))
+    monkeypatch.setenv("STRATA_CACHE_DIR", "off")
+    monkeypatch.setattr(st_compile, "_target_identity", lambda target: "")
+    with pytest.raises(AssertionError, match="compiled although"):
+        st.compile(lin, (x,))

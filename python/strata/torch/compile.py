@@ -5,7 +5,10 @@ A StrataModule is called like the model. Each distinct signature of its
 arguments (the shapes, dtypes and devices of the tensors, the values of
 everything else, the structure of the arguments) is exported and compiled
 once; later calls with the same signature reuse that artifact. Artifacts
-with the same MLIR text and target are compiled once per process.
+with the same MLIR text and target are compiled once per process, and host
+libraries are kept in a persistent on-disk cache (see `disk_cache_dir`)
+keyed by the program, the target and the compiler, so that a later process
+loads them instead of compiling again.
 
 CPU tensors run on the host target; CUDA tensors on the NVIDIA target of
 their GPU (or the `target` given), through an NVIDIA bundle launched on the
@@ -53,6 +56,71 @@ def _default_workdir():
     return _workdir
 
 
+def disk_cache_dir():
+    """The persistent cache of host libraries: $STRATA_CACHE_DIR ("off" or
+    empty: none), else $XDG_CACHE_HOME/strata, else ~/.cache/strata."""
+    env = os.environ.get("STRATA_CACHE_DIR")
+    if env is not None:
+        return None if env in ("", "off") else Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "strata"
+
+
+def _compiler_identity():
+    """strata-compile and the Strata libraries beside it, by size and
+    modification time: a rebuilt compiler misses the cache."""
+    try:
+        exe = Path(tools.tool("strata-compile")).resolve()
+    except tools.ToolNotFoundError:
+        return None
+    files = [exe] + sorted((exe.parent.parent / "lib").glob("libStrata*.so*"))
+    return ";".join(f"{f.name}:{f.stat().st_size}:{f.stat().st_mtime_ns}"
+                    for f in files if f.is_file())
+
+
+def _target_identity(target):
+    """What the description of `target` depends on besides the compiler:
+    a description file's text; for `host`, the processor and the cores
+    this process may use (the detected description's core count)."""
+    name = str(target)
+    if name.endswith(".json") and Path(name).is_file():
+        return hashlib.sha256(Path(name).read_bytes()).hexdigest()
+    if name != "host":
+        return ""
+    model = ""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return f"{model};{len(os.sched_getaffinity(0))} cores"
+
+
+def _disk_cached(program, target, kind):
+    """(cache dir, file name) of a host library in the persistent cache, or
+    None when the cache is off or the artifact is not a host library (an
+    NVIDIA bundle stays per process)."""
+    directory = disk_cache_dir()
+    compiler = _compiler_identity() if directory is not None and kind == "cpu" else None
+    if compiler is None:
+        return None
+    key = hashlib.sha256("\n".join([str(target), _target_identity(target), compiler,
+                                    program.mlir]).encode()).hexdigest()[:32]
+    return directory, f"{program.func_name}-{key}.so"
+
+
+def _store(path, directory, name):
+    """Copies a compiled library into the cache (atomically: a concurrent
+    reader sees the whole file or none); a cache that cannot be written is
+    skipped."""
+    with contextlib.suppress(OSError):
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+        os.close(fd)
+        shutil.copyfile(path, tmp)
+        os.replace(tmp, directory / name)
+
+
 def default_target(device):
     """The target for tensors on `device`: "host" for the CPU; for a CUDA
     device the description of that GPU (by compute capability)."""
@@ -90,7 +158,9 @@ def target_device_type(target):
 def build_executable(program, target="host", workdir=None, device=None):
     """Compiles a Program for `target` and loads it with strata.runtime on
     `device` (a CUDA device for NVIDIA targets); compiled once per MLIR
-    text and target in this process, loaded once per device."""
+    text and target in this process (host libraries: once per MLIR text,
+    target and compiler on this machine, through the on-disk cache), loaded
+    once per device."""
     digest = hashlib.sha256(f"{target}\n{program.mlir}".encode()).hexdigest()[:16]
     kind = target_device_type(target)
     ordinal = None
@@ -103,7 +173,13 @@ def build_executable(program, target="host", workdir=None, device=None):
             return exe
         path = _artifacts.get(digest)
         if path is None:
-            path = _compile(program, target, workdir, digest, kind)
+            cached = _disk_cached(program, target, kind)
+            if cached and (cached[0] / cached[1]).is_file():
+                path = cached[0] / cached[1]
+            else:
+                path = _compile(program, target, workdir, digest, kind)
+                if cached:
+                    _store(path, *cached)
             _artifacts[digest] = path
         exe = strata_runtime.Executable(path, device=ordinal)
         if program.func_name not in exe.functions:
