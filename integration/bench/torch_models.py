@@ -116,7 +116,8 @@ def rel_err(got, want):
     got, want = got.double(), want.double()
     if not bool(got.isfinite().all()):
         return float("inf")
-    return ((got - want).norm() / want.norm()).item()
+    denom = want.norm().item()
+    return ((got - want).norm() / denom).item() if denom else (got - want).norm().item()
 
 
 def timed(fn, inputs):

@@ -118,10 +118,21 @@ def names():
     return torchvision_names() + list(HF_NAMES)
 
 
+def _randomize_zero_weights(model):
+    """Weight matrices and filters initialized to zero (ViT's classifier
+    head) get random values: an all-zero output would make the check
+    against eager vacuous."""
+    with torch.no_grad():
+        for p in model.parameters():
+            if p.dim() > 1 and not p.any():
+                p.normal_(0.0, 0.02)
+    return model
+
+
 def build(name):
-    """(model in eval mode with random weights and non-trivial batch-norm
-    statistics, example inputs)."""
+    """(model in eval mode with random weights, none of them all zero, and
+    non-trivial batch-norm statistics, example inputs)."""
     from models import randomize_batch_norms
     torch.manual_seed(0)
     model, inputs = _hf(name) if name.startswith("hf_") else _torchvision(name)
-    return randomize_batch_norms(model.eval()), inputs
+    return randomize_batch_norms(_randomize_zero_weights(model.eval())), inputs
