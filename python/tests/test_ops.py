@@ -105,7 +105,8 @@ CASES = {
     "as_strided": (lambda x: torch.as_strided(x.permute(0, 2, 1) + 1, (2, 3, 2), (12, 1, 6), 1),
                    [r(2, 3, 4)]),
     "as_strided_windows": (lambda x: torch.as_strided(x * 2, (4, 3), (2, 1)), [r(10)]),
-    "index_put_mask": (lambda x, m: x.masked_fill(m, 0.0) + torch.index_put(x, (m,), torch.tensor(0.5)),
+    "index_put_mask": (lambda x, m: x.masked_fill(m, 0.0)
+                       + torch.index_put(x, (m,), torch.tensor(0.5)),
                        [r(4, 6), torch.rand(4, 6) > 0.5]),
     # Gathers.
     "index_tensor": (lambda x, i, j: x[i] + x[:, j][..., :1].sum() + x[i, j].unsqueeze(-1),
