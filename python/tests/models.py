@@ -9,6 +9,17 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 
+class Fn(nn.Module):
+    """A plain function as a module (what torch.export traces)."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):
+        return self.fn(*args)
+
+
 class MLP(nn.Module):
     def __init__(self, d_in=64, hidden=128, d_out=32):
         super().__init__()

@@ -7,15 +7,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import strata.torch as st
-
-
-class Fn(nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
+from models import Fn
 
 
 def test_linear_parameters_are_arguments(filecheck):

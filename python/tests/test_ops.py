@@ -9,15 +9,7 @@ import torch.nn.functional as F
 
 import strata.torch as st
 from conftest import assert_close
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
+from models import Fn
 
 
 def r(*shape):
