@@ -97,28 +97,28 @@ def _target_identity(target):
 
 
 def _disk_cached(program, target, kind):
-    """(cache dir, file name) of a host library in the persistent cache, or
-    None when the cache is off or the artifact is not a host library (an
-    NVIDIA bundle stays per process)."""
+    """The path of a host library in the persistent cache, or None when the
+    cache is off or the artifact is not a host library (an NVIDIA bundle
+    stays per process)."""
     directory = disk_cache_dir()
     compiler = _compiler_identity() if directory is not None and kind == "cpu" else None
     if compiler is None:
         return None
     key = hashlib.sha256("\n".join([str(target), _target_identity(target), compiler,
                                     program.mlir]).encode()).hexdigest()[:32]
-    return directory, f"{program.func_name}-{key}.so"
+    return directory / f"{program.func_name}-{key}.so"
 
 
-def _store(path, directory, name):
+def _store(path, cached):
     """Copies a compiled library into the cache (atomically: a concurrent
     reader sees the whole file or none); a cache that cannot be written is
     skipped."""
     with contextlib.suppress(OSError):
-        directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cached.parent, prefix=".tmp-")
         os.close(fd)
         shutil.copyfile(path, tmp)
-        os.replace(tmp, directory / name)
+        os.replace(tmp, cached)
 
 
 def default_target(device):
@@ -174,12 +174,12 @@ def build_executable(program, target="host", workdir=None, device=None):
         path = _artifacts.get(digest)
         if path is None:
             cached = _disk_cached(program, target, kind)
-            if cached and (cached[0] / cached[1]).is_file():
-                path = cached[0] / cached[1]
+            if cached and cached.is_file():
+                path = cached
             else:
                 path = _compile(program, target, workdir, digest, kind)
                 if cached:
-                    _store(path, *cached)
+                    _store(path, cached)
             _artifacts[digest] = path
         exe = strata_runtime.Executable(path, device=ordinal)
         if program.func_name not in exe.functions:

@@ -23,7 +23,7 @@ from .helpers import cast_tensor, reshape
 aten = torch.ops.aten
 
 
-def _window(r, i, size, out, elem):
+def _window(r, i, size, out):
     """(start, end) of output cell i (an index scalar) as index scalars."""
     idx = "index"
     start = S.binary(r, "div", S.binary(r, "mul", i, r.const(size, idx), idx),
@@ -51,7 +51,7 @@ def _pool_axis(cx, x, axis, out, kind):
     def body(r, v, acc):
         v = S.cast(r, v, x.elem, e)
         i, k = r.index(axis), r.index(red)
-        start, end = _window(r, i, size, out, e)
+        start, end = _window(r, i, size, out)
         inside = S.binary(r, "and", S.compare(r, "ge", k, start, "index"),
                           S.compare(r, "lt", k, end, "index"), "i1")
         if kind == "max":

@@ -26,7 +26,7 @@ def _wrap(r, idx, size, elem):
     return S.to_index(r, S.select(r, neg, wrapped, idx, "i64"), "i64")
 
 
-def _gather(cx, table, positions, index_inputs):
+def gather_at(cx, table, positions, index_inputs):
     """The result tensor cx.out, element (i...) = table[positions(i...)].
     index_inputs: [(Value, map)] read per element; positions(region,
     loaded index scalars) returns one `index` per table dimension."""
@@ -49,7 +49,7 @@ def embedding(cx, a):
 
     def positions(r, loaded):
         return [_wrap(r, loaded[0], w.shape[0], idx.elem), r.index(k)]
-    return _gather(cx, w, positions, [(idx, affine_map(k + 1, range(k)))])
+    return gather_at(cx, w, positions, [(idx, affine_map(k + 1, range(k)))])
 
 
 def _index_input(b, t, bshape, offset, out_rank):
@@ -92,7 +92,7 @@ def index(cx, a):
             else:
                 pos.append(r.index(loop_dim[d]))
         return pos
-    return _gather(cx, x, positions, ins)
+    return gather_at(cx, x, positions, ins)
 
 
 @lowering(aten.index_select.default)
@@ -105,7 +105,7 @@ def index_select(cx, a):
         return [(_wrap(r, loaded[0], x.shape[k], i.elem) if k == d else r.index(k))
                 for k in range(x.rank)]
     iv = i if i.rank == 1 else drop_dims(cx.b, i, range(i.rank))
-    return _gather(cx, x, positions, [(iv, affine_map(n, [d] if iv.rank else []))])
+    return gather_at(cx, x, positions, [(iv, affine_map(n, [d] if iv.rank else []))])
 
 
 @lowering(aten.gather.default)
@@ -116,7 +116,7 @@ def gather(cx, a):
     def positions(r, loaded):
         return [(_wrap(r, loaded[0], x.shape[k], i.elem) if k == d else r.index(k))
                 for k in range(x.rank)]
-    return _gather(cx, x, positions, [(i, identity_map(i.rank))])
+    return gather_at(cx, x, positions, [(i, identity_map(i.rank))])
 
 
 @lowering(aten.index_put.default)
@@ -126,7 +126,7 @@ def index_put(cx, a):
     scatter) and a value per selected element (its count depends on the
     data) are refused."""
     x = a.self
-    idx = [t for t in a.indices]
+    idx = list(a.indices)
     if len(idx) != 1 or idx[0] is None or idx[0].elem != "i1":
         cx.unsupported("index_put with integer indices (a scatter)")
     mask, v = idx[0], a.values

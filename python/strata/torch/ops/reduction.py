@@ -177,7 +177,7 @@ def cumsum(cx, a):
     the short scans models make (position ids from an attention mask)."""
     v = cx.b.logical(a.self)
     out_elem = cx.out.elem
-    e = _acc(out_elem) if out_elem not in ("f32", "f64") else out_elem
+    e = _acc(out_elem)
     if v.rank == 0:
         return cast_tensor(cx, v, out_elem)
     d = norm_dims(a.dim, v.rank)[0]

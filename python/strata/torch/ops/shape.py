@@ -11,11 +11,11 @@ import math
 
 import torch
 
-from ..mlir_builder import identity_map
 from . import lowering
 from . import scalar as S
 from .helpers import (broadcast_to, cast_tensor, extract_slice, insert_slice,
                       norm_dim, pad, reshape, transpose)
+from .indexing import gather_at
 
 aten = torch.ops.aten
 
@@ -277,16 +277,11 @@ def as_strided(cx, a):
 
 def _gather_flat(cx, flat, offset, size, stride):
     """result[i...] = flat[offset + sum(i_k * stride_k)]."""
-    out = cx.out
-    init = cx.b.empty(out)
-
-    def body(r, _):
+    def positions(r, _):
         pos = r.const(offset, "index")
         for k, s in enumerate(stride):
             if size[k] != 1 and s != 0:
                 term = S.binary(r, "mul", r.index(k), r.const(s, "index"), "index")
                 pos = S.binary(r, "add", pos, term, "index")
-        return r.raw(f"{{r}} = tensor.extract {flat.name}[{pos}] : {flat.type}")
-
-    return cx.b.generic([], [(init, identity_map(out.rank))], ["parallel"] * out.rank,
-                        body, "strided")[0]
+        return [pos]
+    return gather_at(cx, flat, positions, [])
