@@ -22,6 +22,7 @@
 #include "strata/Transforms/Windows.h"
 
 #include "MaskedKeyTiles.h"
+#include "PackingPads.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -289,46 +290,7 @@ FailureOr<Operation *> pack(RewriterBase &rw, linalg::LinalgOp op,
                                        padOps)))
     return op->emitError("strata-apply-schedule: packing failed");
   rw.replaceOp(op, replacements);
-  // Each pad becomes a fill of the padded tile and a copy of the data into
-  // it: linalg ops the leftover step vectorizes (a pad would bufferize to a
-  // strided memref.copy, which needs a runtime library). The pads include
-  // the program's own where an operand already had the padded shape (a
-  // convolution's input padded low and high): the data goes at the low
-  // padding's offsets and the fill is the pad's value. A pad whose value
-  // is computed per element stays a pad.
-  for (tensor::PadOp pad : padOps) {
-    Value padValue = pad.getConstantPaddingValue();
-    Attribute padConstant;
-    if (!padValue || (!matchPattern(padValue, m_Constant(&padConstant)) &&
-                      pad.getRegion().isAncestor(padValue.getParentRegion())))
-      continue;
-    rw.setInsertionPoint(pad);
-    Location loc = pad.getLoc();
-    auto type = cast<RankedTensorType>(pad.getResultType());
-    Value empty = tensor::EmptyOp::create(rw, loc, type.getShape(),
-                                          type.getElementType());
-    Value fillValue =
-        padConstant
-            ? arith::ConstantOp::create(rw, loc, cast<TypedAttr>(padConstant))
-                  .getResult()
-            : padValue;
-    // No fill where the data covers the whole buffer (a packing copy).
-    bool exact = cast<RankedTensorType>(pad.getSource().getType()) == type;
-    Value filled =
-        exact ? empty
-              : linalg::FillOp::create(rw, loc, fillValue, empty).getResult(0);
-    SmallVector<OpFoldResult> sizes =
-        tensor::getMixedSizes(rw, loc, pad.getSource());
-    SmallVector<OpFoldResult> offsets = pad.getMixedLowPad();
-    SmallVector<OpFoldResult> strides(type.getRank(), rw.getIndexAttr(1));
-    Value window = tensor::ExtractSliceOp::create(rw, loc, filled, offsets,
-                                                  sizes, strides);
-    Value copied =
-        linalg::CopyOp::create(rw, loc, pad.getSource(), window).getResult(0);
-    auto packed = rw.replaceOpWithNewOp<tensor::InsertSliceOp>(
-        pad, copied, filled, offsets, sizes, strides);
-    packed->setAttr(kPackedAttrName, rw.getUnitAttr());
-  }
+  rewritePadsAsFillAndCopy(rw, padOps, kPackedAttrName);
   return padded.getOperation();
 }
 
