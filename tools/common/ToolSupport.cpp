@@ -15,31 +15,45 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace strata;
+namespace cl = llvm::cl;
 
-static llvm::cl::opt<std::string>
+static cl::opt<std::string>
     logLevel("log-level",
-             llvm::cl::desc("trace, debug, info, warn, error or off"),
-             llvm::cl::init("warn"));
-static llvm::cl::list<std::string>
+             cl::desc("Print log messages of this level and above to "
+                      "stderr: trace, debug, info, warn, error or off "
+                      "(default: warn)"),
+             cl::value_desc("level"), cl::init("warn"),
+             cl::cat(tool::strataCategory()));
+static cl::list<std::string>
     loadPlugins("load-plugin",
-                llvm::cl::desc("Load a target plugin shared library"));
+                cl::desc("Load a target plugin shared library (repeatable)"),
+                cl::value_desc("LIB.so"), cl::cat(tool::strataCategory()));
 
-static llvm::cl::opt<std::string> scheduleFile(
+// The core stages' options: hidden in tools that compile nothing.
+static cl::opt<std::string> scheduleFile(
     "schedule",
-    llvm::cl::desc("JSON file of schedules replacing the model's choices "
-                   "(\"<function>/<n>\": {...}); see --emit=mlir"),
-    llvm::cl::value_desc("FILE.json"));
+    cl::desc("JSON file of schedules replacing the model's choices "
+             "(\"<function>/<n>\": {...}); see --emit=mlir"),
+    cl::value_desc("FILE.json"), cl::cat(tool::strataCategory()));
 
-static llvm::cl::opt<bool>
+static cl::opt<bool>
     noFuse("no-fuse",
-           llvm::cl::desc("Run every op on its own: no fusion groups and no "
-                          "fused epilogues (to measure what fusion gains)"));
+           cl::desc("Run every op on its own: no fusion groups and no "
+                    "fused epilogues (to measure what fusion gains)"),
+           cl::cat(tool::strataCategory()));
 
-static llvm::cl::opt<bool> allowTf32(
+static cl::opt<bool> allowTf32(
     "allow-tf32",
-    llvm::cl::desc("Let f32 matrix products use tensor-float-32 matrix units "
-                   "(inputs rounded to 10 mantissa bits; no effect on chips "
-                   "without one)"));
+    cl::desc("Let f32 matrix products use tensor-float-32 matrix units "
+             "(inputs rounded to 10 mantissa bits; no effect on chips "
+             "without one)"),
+    cl::cat(tool::strataCategory()));
+
+// Before the tool's own help text (its exit statuses): this library's
+// globals are constructed before the executable's.
+static cl::extrahelp hiddenHelp(
+    "\nMLIR's options (--mlir-timing, --mlir-print-ir-after-all, ...) and "
+    "LLVM's: --help-hidden.\n");
 
 static std::string toolName = "strata";
 
@@ -55,7 +69,56 @@ void tool::error(llvm::StringRef message) {
   llvm::WithColor::error(llvm::errs(), toolName) << message << "\n";
 }
 
-bool tool::initialize(int argc, char **argv, llvm::StringRef overview) {
+std::string tool::inputName(llvm::StringRef path) {
+  return path == "-" ? "<stdin>" : path.str();
+}
+
+/// The values of --load-plugin in `args`, whatever their place relative to
+/// --version: its printer runs, then exits, while the command line is being
+/// parsed, before the options after it are read.
+static std::vector<std::string>
+pluginArguments(llvm::ArrayRef<const char *> args) {
+  std::vector<std::string> paths;
+  for (size_t i = 1; i < args.size(); ++i) {
+    llvm::StringRef arg = args[i];
+    if (arg == "--")
+      break;
+    if (!arg.consume_front("--"))
+      arg.consume_front("-");
+    if (arg.consume_front("load-plugin=")) {
+      paths.push_back(arg.str());
+    } else if (arg == "load-plugin" && i + 1 < args.size()) {
+      paths.push_back(args[++i]);
+    }
+  }
+  return paths;
+}
+
+/// --version's targets: those built in, then those --load-plugin loads.
+static void printTargets(llvm::raw_ostream &os,
+                         llvm::ArrayRef<const char *> args) {
+  TargetRegistry &registry = TargetRegistry::get();
+  std::vector<std::string> builtIn = registry.pluginNames();
+  tool::printTargetList(os, "Built-in targets", builtIn);
+  std::vector<std::string> loaded;
+  for (const std::string &path : pluginArguments(args)) {
+    // plugins() keeps the order of registration: a library's plugins come
+    // after those registered before it.
+    size_t before = registry.plugins().size();
+    if (llvm::Error err = registry.loadPluginLibrary(path)) {
+      os << "  " << llvm::toString(std::move(err)) << "\n";
+      continue;
+    }
+    std::vector<const TargetPlugin *> plugins = registry.plugins();
+    for (size_t i = before; i < plugins.size(); ++i)
+      loaded.push_back(plugins[i]->getName().str() + " (" + path + ")");
+  }
+  if (!loaded.empty())
+    tool::printTargetList(os, "Loaded targets", loaded);
+}
+
+bool tool::initialize(int argc, char **argv, llvm::StringRef overview,
+                      ToolKind kind) {
   toolName = llvm::sys::path::filename(argv[0]).str();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
@@ -65,11 +128,25 @@ bool tool::initialize(int argc, char **argv, llvm::StringRef overview) {
   // never reads it: the host target's cores are the process's CPU affinity.
   // Asking for threads with it would be silently ignored, so it is hidden
   // and refused.
-  auto &registered = llvm::cl::getRegisteredOptions();
+  auto &registered = cl::getRegisteredOptions();
   auto threads = registered.find("threads");
   if (threads != registered.end())
-    threads->second->setHiddenFlag(llvm::cl::ReallyHidden);
-  if (!llvm::cl::ParseCommandLineOptions(argc, argv, overview, &llvm::errs()))
+    threads->second->setHiddenFlag(cl::ReallyHidden);
+  if (kind == ToolKind::Descriptions)
+    for (cl::Option *option : {static_cast<cl::Option *>(&scheduleFile),
+                               static_cast<cl::Option *>(&noFuse),
+                               static_cast<cl::Option *>(&allowTf32)})
+      option->setHiddenFlag(cl::Hidden);
+  hideOptionsExcept([](const cl::Option &option) {
+    return inCategory(option, strataCategory());
+  });
+  // The built-in targets are registered before parsing, for --version.
+  TargetRegistry &registry = TargetRegistry::get();
+  registerStaticTargets(registry);
+  llvm::ArrayRef<const char *> args(argv, argc);
+  setVersionPrinter(toolName,
+                    [args](llvm::raw_ostream &os) { printTargets(os, args); });
+  if (!cl::ParseCommandLineOptions(argc, argv, overview, &llvm::errs()))
     return false;
   if (threads != registered.end() && threads->second->getNumOccurrences()) {
     error("--threads: not a Strata option; the host target uses the cores "
@@ -82,8 +159,6 @@ bool tool::initialize(int argc, char **argv, llvm::StringRef overview) {
           "'; expected trace, debug, info, warn, error or off");
     return false;
   }
-  TargetRegistry &registry = TargetRegistry::get();
-  registerStaticTargets(registry);
   for (const std::string &path : loadPlugins)
     if (llvm::Error err = registry.loadPluginLibrary(path)) {
       error(llvm::toString(std::move(err)));

@@ -2,6 +2,9 @@
 #ifndef STRATA_TOOLS_TOOLSUPPORT_H
 #define STRATA_TOOLS_TOOLSUPPORT_H
 
+#include "CommandLine.h"
+#include "ExitStatus.h"
+
 #include "strata/HW/Description.h"
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Target/TargetPlugin.h"
@@ -12,13 +15,26 @@
 
 namespace strata::tool {
 
-/// Registers the MLIR command-line options (-mlir-timing, ...) and Strata's
-/// common ones (--log-level, --load-plugin), parses the command line, sets
-/// up logging and the target registry. Returns false after printing an error.
-bool initialize(int argc, char **argv, llvm::StringRef overview);
+/// What a tool does with programs, which decides the options it lists.
+enum class ToolKind {
+  /// Compiles programs: --schedule, --no-fuse and --allow-tf32 apply.
+  Compiler,
+  /// Reads descriptions only: those options are hidden (and ignored).
+  Descriptions,
+};
+
+/// Registers the MLIR command-line options (-mlir-timing, ...), Strata's
+/// common ones (--log-level, --load-plugin) and the --version printer,
+/// hides LLVM's options from --help, parses the command line, sets up
+/// logging and the target registry. Returns false after printing an error.
+bool initialize(int argc, char **argv, llvm::StringRef overview,
+                ToolKind kind = ToolKind::Compiler);
 
 /// Prints "<tool>: error: <message>" to stderr.
 void error(llvm::StringRef message);
+
+/// How messages name an input file: "<stdin>" for "-".
+std::string inputName(llvm::StringRef path);
 
 /// The core stages' options from the command line (--schedule).
 CoreOptions coreOptions();

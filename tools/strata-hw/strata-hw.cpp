@@ -4,6 +4,9 @@
 //   strata-hw info NAME|FILE|host  the derived model of a chip
 //   strata-hw validate FILE...     "valid" and a summary, or every error
 //
+// A FILE "-" reads stdin. Exit status 0, or 1 on any error or invalid
+// description (docs/tools.md).
+//
 //===----------------------------------------------------------------------===//
 #include "ToolSupport.h"
 
@@ -13,15 +16,40 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace strata;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string>
-    command(cl::Positional, cl::desc("<list|info|validate>"), cl::Required);
+static cl::opt<std::string> command(cl::Positional,
+                                    cl::desc("<list|info|validate>"),
+                                    cl::Required,
+                                    cl::cat(tool::strataCategory()));
 static cl::list<std::string> operands(cl::Positional,
-                                      cl::desc("[NAME|FILE...]"));
+                                      cl::desc("[NAME|FILE...]"),
+                                      cl::cat(tool::strataCategory()));
+
+/// Loads a description named on the command line; "-" reads it from stdin.
+static hw::LoadResult load(llvm::StringRef operand, bool requirePlugin) {
+  TargetRegistry &registry = TargetRegistry::get();
+  if (operand != "-")
+    return registry.resolve(operand, requirePlugin);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+      llvm::MemoryBuffer::getSTDIN();
+  if (!text) {
+    hw::LoadResult result;
+    result.sourceName = "<stdin>";
+    result.errors.push_back(
+        {"", "cannot read stdin: " + text.getError().message()});
+    return result;
+  }
+  return registry.validateText((*text)->getBuffer(), "<stdin>", requirePlugin);
+}
+
+static cl::extrahelp
+    exitStatusHelp("Exit status: 0 success, 1 error or invalid description "
+                   "(docs/tools.md).\n");
 
 static int list() {
   TargetRegistry &registry = TargetRegistry::get();
@@ -45,44 +73,45 @@ static int list() {
   for (const TargetPlugin *plugin : registry.plugins())
     llvm::outs() << llvm::formatv("  {0,-22} {1}\n", plugin->getName(),
                                   plugin->getSummary());
-  return 0;
+  return tool::kExitSuccess;
 }
 
 static int info() {
   if (operands.size() != 1) {
     tool::error("info: expected one description name, .json file or 'host'");
-    return 1;
+    return tool::kExitError;
   }
   // Inspecting a description does not need its plugin to be built.
-  hw::LoadResult result =
-      TargetRegistry::get().resolve(operands[0], /*requirePlugin=*/false);
+  hw::LoadResult result = load(operands[0], /*requirePlugin=*/false);
   if (!result) {
     llvm::errs() << result.formatErrors();
-    tool::error("info: no usable hardware description '" + operands[0] + "'");
-    return 1;
+    tool::error("info: no usable hardware description '" +
+                tool::inputName(operands[0]) + "'");
+    return tool::kExitError;
   }
   const hw::Description &chip = *result.description;
   llvm::outs() << hw::formatModel(chip, hw::deriveModel(chip));
   if (!TargetRegistry::get().lookup(chip.plugin))
     llvm::outs() << "note: plugin '" << chip.plugin
                  << "' is not built into this Strata\n";
-  return 0;
+  return tool::kExitSuccess;
 }
 
 static int validate() {
   if (operands.empty()) {
     tool::error("validate: expected one or more .json files");
-    return 1;
+    return tool::kExitError;
   }
-  int status = 0;
-  for (const std::string &path : operands) {
-    hw::LoadResult result = TargetRegistry::get().resolve(path);
+  int status = tool::kExitSuccess;
+  for (const std::string &operand : operands) {
+    hw::LoadResult result = load(operand, /*requirePlugin=*/true);
+    std::string path = tool::inputName(operand);
     if (!result) {
       llvm::errs() << result.formatErrors();
       llvm::outs() << path << ": invalid (" << result.errors.size()
                    << (result.errors.size() == 1 ? " error" : " errors")
                    << ")\n";
-      status = 1;
+      status = tool::kExitError;
       continue;
     }
     std::string summary = hw::formatSummary(*result.description);
@@ -95,8 +124,11 @@ static int validate() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  if (!tool::initialize(argc, argv, "Strata hardware descriptions\n"))
-    return 1;
+  if (!tool::initialize(argc, argv,
+                        "Strata hardware descriptions: list, info "
+                        "NAME|FILE|host|-, validate FILE...|-\n",
+                        tool::ToolKind::Descriptions))
+    return tool::kExitError;
   if (command == "list")
     return list();
   if (command == "info")
@@ -105,5 +137,5 @@ int main(int argc, char **argv) {
     return validate();
   tool::error("unknown command '" + command +
               "'; expected list, info or validate");
-  return 1;
+  return tool::kExitError;
 }

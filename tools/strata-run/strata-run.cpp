@@ -8,9 +8,13 @@
 // run on the host (--check) and reports the median time (--bench).
 // --save-io writes the artifact, the inputs and the reference's outputs to
 // DIR (before running), so that `strata-exec DIR/artifact --io=DIR` finishes
-// the check on another machine.
+// the check on another machine. IN "-" reads stdin.
+//
+// Exit status (docs/tools.md): 0, 1 on an error, 2 when a --check failed,
+// 77 when the program compiled but this machine has no device to run it.
 //
 //===----------------------------------------------------------------------===//
+#include "ProgramOptions.h"
 #include "ToolSupport.h"
 
 #include "strata/Codegen/HostLowering.h"
@@ -40,30 +44,46 @@
 using namespace strata;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
-                                      cl::Required);
-static cl::opt<std::string> target("target",
-                                   cl::desc("Chip: description name, .json "
-                                            "file, or 'host'"),
-                                   cl::init("host"));
+using tool::inputFile;
+using tool::target;
+
 static cl::opt<std::string> entry("entry",
-                                  cl::desc("Run only this public function"));
-static cl::opt<bool> check("check",
-                           cl::desc("Compare with the reference lowering"));
-static cl::opt<bool> bench("bench", cl::desc("Time repeated runs"));
-static cl::opt<unsigned> reps("reps", cl::desc("Timed runs for --bench"),
-                              cl::init(10));
-static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
-                              cl::init(1));
+                                  cl::desc("Run only this public function"),
+                                  cl::value_desc("function"),
+                                  cl::cat(tool::strataCategory()));
+static cl::opt<bool>
+    check("check",
+          cl::desc("Compare each result with the reference lowering run on "
+                   "the host (exit status 2 when one differs)"),
+          cl::cat(tool::strataCategory()));
+static cl::opt<bool> bench("bench",
+                           cl::desc("Time repeated runs: median time, "
+                                    "GFLOP/s, GB/s, share of the roofline"),
+                           cl::cat(tool::strataCategory()));
+static cl::opt<unsigned> reps("reps",
+                              cl::desc("Timed runs for --bench (default: 10)"),
+                              cl::value_desc("N"), cl::init(10),
+                              cl::cat(tool::strataCategory()));
+static cl::opt<uint64_t>
+    seed("seed", cl::desc("Seed of the random inputs (default: 1)"),
+         cl::value_desc("S"), cl::init(1), cl::cat(tool::strataCategory()));
 static cl::opt<std::string>
     saveIo("save-io",
            cl::desc("Write the artifact (DIR/artifact), the inputs and the "
                     "reference's outputs (.npy) and DIR/io.json"),
-           cl::value_desc("DIR"));
+           cl::value_desc("DIR"), cl::cat(tool::strataCategory()));
 static cl::opt<bool> saveIoOutputsOnly(
     "save-io-outputs-only",
     cl::desc("With --save-io: no input files (strata-exec draws the same "
-             "random inputs from the seed in io.json)"));
+             "random inputs from the seed in io.json)"),
+    cl::cat(tool::strataCategory()));
+
+static cl::extrahelp exitStatusHelp(
+    "Exit status: 0 success, 1 error, 2 a --check failed, 77 compiled "
+    "but no device here to run on (docs/tools.md).\n");
+
+static_assert(tool::kExitNoDevice == runtime::kNoDeviceExitCode,
+              "strata-run and strata-exec say 'no device' alike");
 
 namespace {
 
@@ -206,16 +226,16 @@ bool saveInputsAndOutputs(Loaded &reference,
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   if (!tool::initialize(argc, argv,
-                        "Strata runner: compile, run, check, "
-                        "time\n"))
-    return 1;
+                        "Strata runner: compile, run, check, time "
+                        "(<input.mlir> '-' reads stdin)\n"))
+    return tool::kExitError;
   if (bench && reps == 0) {
     tool::error("--reps: expected at least 1 timed run with --bench");
-    return 1;
+    return tool::kExitError;
   }
   std::optional<hw::Description> chip = tool::resolveTarget(target);
   if (!chip)
-    return 1;
+    return tool::kExitError;
   const TargetPlugin &plugin = tool::pluginFor(*chip);
 
   mlir::DialectRegistry registry;
@@ -232,7 +252,7 @@ int main(int argc, char **argv) {
   if (!module) {
     if (!openError.empty())
       tool::error(openError);
-    return 1;
+    return tool::kExitError;
   }
 
   // The functions to run and their destination-passing signatures.
@@ -247,28 +267,29 @@ int main(int argc, char **argv) {
     auto signature = runtime::signatureOf(func);
     if (!signature) {
       func.emitError() << llvm::toString(signature.takeError());
-      return 1;
+      return tool::kExitError;
     }
     signatures.push_back(std::move(*signature));
   }
   if (!found) {
+    std::string input = tool::inputName(inputFile);
     tool::error(entry.empty()
-                    ? inputFile + ": no public function with a body to run"
-                    : "--entry: '" + inputFile + "' has no public function '" +
+                    ? input + ": no public function with a body to run"
+                    : "--entry: '" + input + "' has no public function '" +
                           entry + "'");
-    return 1;
+    return tool::kExitError;
   }
 
   TempDir temp;
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("strata-run", temp.path)) {
     tool::error("cannot create a temporary folder: " + ec.message());
-    return 1;
+    return tool::kExitError;
   }
   if (!saveIo.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(saveIo)) {
       tool::error("--save-io: cannot create '" + saveIo + "': " + ec.message());
-      return 1;
+      return tool::kExitError;
     }
   std::string artifact =
       saveIo.empty() ? (temp.path + "/program.so").str() : saveIo + "/artifact";
@@ -284,42 +305,42 @@ int main(int argc, char **argv) {
     if (mlir::failed(runCoreStages(*compiled, *chip,
                                    tool::applyPassManagerOptions,
                                    tool::coreOptions())))
-      return 1;
+      return tool::kExitError;
     manifest = attachManifest(std::move(described), *compiled, *chip);
     if (mlir::failed(runPluginLowering(*compiled, plugin, *chip,
                                        tool::applyPassManagerOptions)))
-      return 1;
+      return tool::kExitError;
     if (!report(plugin.writeArtifact(*compiled, *chip, EmitKind::Library,
                                      artifact)))
-      return 1;
+      return tool::kExitError;
   }
   if (check || !saveIo.empty()) {
     mlir::OwningOpRef<mlir::ModuleOp> lowered = module->clone();
     if (mlir::failed(
             runReferenceLowering(*lowered, tool::applyPassManagerOptions)))
-      return 1;
+      return tool::kExitError;
     if (!report(writeHostArtifact(*lowered, EmitKind::Library,
                                   referenceArtifact, HostCodegenOptions{})))
-      return 1;
+      return tool::kExitError;
     reference.device = runtime::createHostDevice("reference");
     auto executable = reference.device->load(referenceArtifact);
     if (!executable)
-      return report(executable.takeError()), 1;
+      return report(executable.takeError()), tool::kExitError;
     reference.executable = std::move(*executable);
   }
   if (!saveIo.empty() && !saveInputsAndOutputs(reference, signatures))
-    return 1;
+    return tool::kExitError;
   {
     auto device = plugin.createDevice(*chip);
     if (!device) {
       // No device of this kind here: compiled, but cannot run (a skip).
-      int status = 1;
+      int status = tool::kExitError;
       llvm::Error rest = llvm::handleErrors(
           device.takeError(), [&](const runtime::NoDeviceError &e) {
             tool::error("no device to run on: " + e.message() +
                         " (the program compiled; exit status " +
-                        std::to_string(runtime::kNoDeviceExitCode) + ")");
-            status = runtime::kNoDeviceExitCode;
+                        std::to_string(tool::kExitNoDevice) + ")");
+            status = tool::kExitNoDevice;
           });
       report(std::move(rest));
       return status;
@@ -327,7 +348,7 @@ int main(int argc, char **argv) {
     program.device = std::move(*device);
     auto executable = program.device->load(artifact);
     if (!executable)
-      return report(executable.takeError()), 1;
+      return report(executable.takeError()), tool::kExitError;
     program.executable = std::move(*executable);
   }
 
@@ -344,7 +365,7 @@ int main(int argc, char **argv) {
     auto outputs =
         runOnce(program, signature, inputs, bench ? reps : 0, &times);
     if (!outputs)
-      return report(outputs.takeError()), 1;
+      return report(outputs.takeError()), tool::kExitError;
     llvm::outs() << llvm::formatv("{0}: ran on {1}\n", signature.name,
                                   chip->name);
     std::string launchReport = program.device->lastLaunchReport();
@@ -353,7 +374,7 @@ int main(int argc, char **argv) {
     if (check) {
       auto expected = runOnce(reference, signature, inputs, 0, nullptr);
       if (!expected)
-        return report(expected.takeError()), 1;
+        return report(expected.takeError()), tool::kExitError;
       for (size_t i = 0; i < signature.outputs.size(); ++i) {
         const runtime::TensorSpec &spec = signature.outputs[i];
         double tolerance = info && i < info->tolerances.size()
@@ -384,5 +405,5 @@ int main(int argc, char **argv) {
           chip->name);
     }
   }
-  return allPassed ? 0 : 2;
+  return allPassed ? tool::kExitSuccess : tool::kExitCheckFailed;
 }

@@ -8,10 +8,14 @@
 // every output with a plain C++ reference computed from the same inputs
 // (maximum absolute error and relative L2 error against a tolerance per
 // element type: bf16 2e-2, f32 1e-4) and prints the cycle model's report.
-// Exits with 1 on any error or failed comparison.
+// PROGRAM.mlir "-" reads stdin. Exit status (docs/tools.md): 0, 1 on any
+// error, 2 when an output differs from the reference.
 //
 //===----------------------------------------------------------------------===//
 #include "Reference.h"
+
+#include "CommandLine.h"
+#include "ExitStatus.h"
 
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 #include "strata/Dialect/Tile/IR/TileChip.h"
@@ -44,26 +48,36 @@ using namespace strata::tile;
 namespace cl = llvm::cl;
 
 static cl::opt<std::string> inputFile(cl::Positional,
-                                      cl::desc("<program.mlir>"), cl::Required);
+                                      cl::desc("<program.mlir>"), cl::Required,
+                                      cl::cat(tool::strataCategory()));
 static cl::opt<std::string>
     target("target",
            cl::desc("Chip: a shipped description's name or a .json file "
-                    "(default: the module's strata.hw)"));
+                    "(default: the module's strata.hw)"),
+           cl::value_desc("name"), cl::cat(tool::strataCategory()));
 static cl::opt<std::string>
-    programName("program", cl::desc("The tile.program to run (default: the "
-                                    "only one)"));
+    programName("program",
+                cl::desc("The tile.program to run (default: the only one)"),
+                cl::value_desc("name"), cl::cat(tool::strataCategory()));
 static cl::opt<std::string> reference(
     "reference",
-    cl::desc("What the outputs should be: matmul, add, softmax or none"),
-    cl::init("none"));
-static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
-                              cl::init(1));
+    cl::desc("What the outputs should be: matmul, add, softmax or none "
+             "(default: none)"),
+    cl::value_desc("name"), cl::init("none"), cl::cat(tool::strataCategory()));
+static cl::opt<uint64_t>
+    seed("seed", cl::desc("Seed of the random inputs (default: 1)"),
+         cl::value_desc("S"), cl::init(1), cl::cat(tool::strataCategory()));
 static cl::opt<bool> perCore("per-core",
-                             cl::desc("Print the cycle model per core"));
+                             cl::desc("Print the cycle model per core"),
+                             cl::cat(tool::strataCategory()));
+
+static cl::extrahelp moreHelp(
+    "\nMLIR's and LLVM's options: --help-hidden.\nExit status: 0 success, 1 "
+    "error, 2 an output differs from the reference (docs/tools.md).\n");
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "strata-tile-run: error: " << message << "\n";
-  return 1;
+  return tool::kExitError;
 }
 
 /// The description named by --target.
@@ -113,10 +127,20 @@ static Errors compare(const std::vector<float> &got,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "Runs a tile program on the emulator, checks it against a reference "
-      "and predicts its time\n");
+  tool::hideOptionsExcept([](const cl::Option &option) {
+    return tool::inCategory(option, tool::strataCategory());
+  });
+  // No plugins here: the emulator runs any tile chip's description.
+  tool::setVersionPrinter("strata-tile-run", [](llvm::raw_ostream &os) {
+    tool::printTargetList(os, "Built-in targets", {"tile (the emulator)"});
+  });
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "Runs a tile program on the emulator, checks it against a "
+          "reference and predicts its time (<program.mlir> '-' reads "
+          "stdin)\n",
+          &llvm::errs()))
+    return tool::kExitError;
 
   DialectRegistry registry;
   registry.insert<StrataDialect, TileDialect, arith::ArithDialect,
@@ -137,7 +161,7 @@ int main(int argc, char **argv) {
   ParserConfig config(&context, /*verifyAfterParse=*/false);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
   if (!module)
-    return 1;
+    return tool::kExitError;
 
   // The chip: --target replaces the module's description.
   if (!target.empty()) {
@@ -150,7 +174,7 @@ int main(int argc, char **argv) {
                        HardwareAttr::get(&context, chip->name, dict));
   }
   if (failed(verify(*module)))
-    return 1;
+    return tool::kExitError;
   llvm::Expected<std::optional<hw::Description>> description =
       descriptionOf(*module);
   if (!description)
@@ -175,7 +199,7 @@ int main(int argc, char **argv) {
   FailureOr<std::unique_ptr<Emulator>> emulator =
       Emulator::create(program, chip);
   if (failed(emulator))
-    return 1;
+    return tool::kExitError;
   Emulator &emu = **emulator;
 
   // Inputs: seeded uniform values; outputs: NaN.
@@ -188,12 +212,12 @@ int main(int argc, char **argv) {
     for (float &value : values)
       value = input ? uniform(random) : std::numeric_limits<float>::quiet_NaN();
     if (failed(emu.writeTensor(tensor.name, values)))
-      return 1;
+      return tool::kExitError;
     if (!input)
       continue;
     FailureOr<std::vector<float>> stored = emu.readTensor(tensor.name);
     if (failed(stored))
-      return 1;
+      return tool::kExitError;
     Matrix m{tensor.rows, tensor.cols, {}};
     m.values.assign(stored->begin(), stored->end());
     inputs.push_back(std::move(m));
@@ -201,7 +225,7 @@ int main(int argc, char **argv) {
 
   auto start = std::chrono::steady_clock::now();
   if (failed(emu.run()))
-    return 1;
+    return tool::kExitError;
   double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -217,7 +241,7 @@ int main(int argc, char **argv) {
       continue;
     FailureOr<std::vector<float>> got = emu.readTensor(tensor.name);
     if (failed(got))
-      return 1;
+      return tool::kExitError;
     const char *type = tensor.format == TileFormat::BF16 ? "bf16" : "f32";
     if (reference == "none") {
       llvm::outs() << llvm::formatv("output @{0} ({1}x{2} {3}): not checked\n",
@@ -252,5 +276,5 @@ int main(int argc, char **argv) {
   if (!report)
     return fail(llvm::toString(report.takeError()));
   llvm::outs() << formatCycleReport(*report, perCore);
-  return passed ? 0 : 1;
+  return passed ? tool::kExitSuccess : tool::kExitCheckFailed;
 }
