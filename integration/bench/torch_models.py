@@ -43,23 +43,33 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    common_arguments(p)
+    p.add_argument("--no-inductor", action="store_true", help="skip torch.compile")
+    p.add_argument("--zoo", action="store_true", help="the coverage zoo (python/tests/zoo.py)")
+    return p.parse_args()
+
+
+def common_arguments(p):
+    """The options this benchmark shares with jax_models.py."""
     p.add_argument("--quick", action="store_true", help="the tests' small sizes")
     p.add_argument("--only", default="", help="comma-separated model names")
     p.add_argument("--reps", type=int, default=10, help="timed rounds (default 10)")
     p.add_argument("--threads", type=int, default=0, help="cores to use (default: all)")
-    p.add_argument("--no-inductor", action="store_true", help="skip torch.compile")
-    p.add_argument("--zoo", action="store_true", help="the coverage zoo (python/tests/zoo.py)")
     p.add_argument("--check-only", action="store_true", help="compile and check, no timing")
     p.add_argument("--jsonl", help="append each row to this file as it finishes")
     p.add_argument("--bin", help="directory of the Strata tools (else $STRATA_BIN, build/bin)")
-    return p.parse_args()
 
 
 def setup(args):
     # Inductor's compile time without its on-disk cache of earlier runs.
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR",
                           tempfile.mkdtemp(prefix="strata-bench-inductor-"))
-    # Strata's likewise (its persistent cache of host libraries).
+    common_setup(args)
+
+
+def common_setup(args):
+    """A fresh Strata cache (cold compile times), the tools, the cores, and
+    the package and the tests' models on the path."""
     os.environ.setdefault("STRATA_CACHE_DIR", tempfile.mkdtemp(prefix="strata-bench-cache-"))
     if args.bin:
         os.environ["STRATA_BIN"] = str(Path(args.bin).resolve())
@@ -120,10 +130,21 @@ def rel_err(got, want):
     return ((got - want).norm() / denom).item() if denom else (got - want).norm().item()
 
 
-def timed(fn, inputs):
-    t = time.perf_counter()
-    fn(*inputs)
-    return time.perf_counter() - t
+def time_systems(systems, call, reps):
+    """Median milliseconds per call of each system (name -> callable),
+    timed in blocks, in turns: each block sleeps 500 ms, makes one untimed
+    call, then half of `reps` timed calls; two rounds, samples pooled.
+    call(fn) makes one call and waits for its result."""
+    samples = {k: [] for k in systems}
+    for block in range(2):
+        for key, fn in systems.items():
+            time.sleep(0.5)
+            call(fn)  # warm-up
+            for _ in range(max((reps + 1 - block) // 2, 1)):
+                t = time.perf_counter()
+                call(fn)
+                samples[key].append(time.perf_counter() - t)
+    return {k: statistics.median(ts) * 1e3 for k, ts in samples.items()}
 
 
 def run_one(name, shape, make_model, make_inputs, args):
@@ -166,16 +187,31 @@ def run_one(name, shape, make_model, make_inputs, args):
         for key, fn in systems.items():
             if key != "eager":
                 row[f"{key}_err"] = rel_err(fn(*inputs), want)
-        samples = {k: [] for k in systems}
-        for block in range(2):
-            for key, fn in systems.items():
-                time.sleep(0.5)
-                fn(*inputs)  # warm-up
-                n = (args.reps + 1 - block) // 2
-                samples[key] += [timed(fn, inputs) for _ in range(max(n, 1))]
-    for key, ts in samples.items():
-        row[f"{key}_ms"] = statistics.median(ts) * 1e3
+        medians = time_systems(systems, lambda fn: fn(*inputs), args.reps)
+    for key, ms in medians.items():
+        row[f"{key}_ms"] = ms
     return row
+
+
+def run_rows(names, run, shape_of, args):
+    """run(name) for each model, in turn: a row each, printed (and appended
+    to --jsonl) as it finishes; a model that fails is a row with its error
+    and the run goes on."""
+    rows = []
+    for name in names:
+        print(f"{name} ...", file=sys.stderr, flush=True)
+        try:
+            row = run(name)
+        except Exception as e:  # a failing model is a row; the run goes on
+            first = (str(e).splitlines() or [""])[0][:200]
+            row = {"model": name, "shape": shape_of(name),
+                   "error": f"{type(e).__name__}: {first}"}
+        print(json.dumps(row), file=sys.stderr, flush=True)
+        if args.jsonl:
+            with open(args.jsonl, "a") as f:
+                f.write(json.dumps(row) + "\n")
+        rows.append(row)
+    return rows
 
 
 def fmt(v, spec):
@@ -202,10 +238,15 @@ def print_table(rows, args):
                       fmt(r.get("strata_compile_s"), ".1f"),
                       fmt(r.get("inductor_compile_s"), ".1f"),
                       ("ok " if ok else "FAIL ") + ", ".join(errs)])
+    print_columns(f"torch {torch.__version__}, {torch.get_num_threads()} threads, "
+                  f"{len(os.sched_getaffinity(0))} cores, median of {args.reps} timed rounds; "
+                  "ratios > 1: Strata faster", cols, lines)
+
+
+def print_columns(title, cols, lines):
+    """A title, then the rows (lists of strings) in aligned columns."""
     widths = [max(len(c), *(len(x[k]) for x in lines)) for k, c in enumerate(cols)]
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, "
-          f"{len(os.sched_getaffinity(0))} cores, median of {args.reps} timed rounds; "
-          "ratios > 1: Strata faster")
+    print(title)
     print("  ".join(c.ljust(w) for c, w in zip(cols, widths)))
     print("  ".join("-" * w for w in widths))
     for x in lines:
@@ -221,20 +262,8 @@ def main():
     torch.set_float32_matmul_precision("highest")
     loads = zoo_workloads() if args.zoo else workloads(args.quick)
     names = [n for n in args.only.split(",") if n] or list(loads)
-    rows = []
-    for name in names:
-        shape, make_model, make_inputs = loads[name]
-        print(f"{name} ...", file=sys.stderr, flush=True)
-        try:
-            row = run_one(name, shape, make_model, make_inputs, args)
-        except Exception as e:  # a failing model is a row; the run goes on
-            first = (str(e).splitlines() or [""])[0][:200]
-            row = {"model": name, "shape": shape, "error": f"{type(e).__name__}: {first}"}
-        print(json.dumps(row), file=sys.stderr, flush=True)
-        if args.jsonl:
-            with open(args.jsonl, "a") as f:
-                f.write(json.dumps(row) + "\n")
-        rows.append(row)
+    rows = run_rows(names, lambda name: run_one(name, *loads[name], args),
+                    lambda name: loads[name][0], args)
     print_table(rows, args)
     failed = [r["model"] for r in rows if "error" in r
               or r.get("strata_err", 0) > 1e-4 or r.get("inductor_err", 0) > 1e-4]

@@ -36,7 +36,8 @@ _REPO = Path(__file__).resolve().parents[2]
 # Manifest element types and their names in torch and NumPy.
 TORCH_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64",
                 "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "i1": "bool"}
-NUMPY_DTYPES = {k: v for k, v in TORCH_DTYPES.items() if k != "bf16"}
+# bf16 arrays are ml_dtypes' bfloat16 (as JAX's NumPy arrays are).
+NUMPY_DTYPES = dict(TORCH_DTYPES)
 
 
 class StrataRuntimeError(builtins.RuntimeError):
@@ -189,6 +190,24 @@ def _is_host_artifact(path):
         return f.read(4) == b"\x7fELF"
 
 
+_numpy_dtypes = {}
+
+
+def _numpy_dtype_is(dtype, elem):
+    """Whether a NumPy dtype is the manifest element type `elem`, compared
+    as dtype objects (formatting a dtype's name costs more than the rest
+    of a small call)."""
+    want = _numpy_dtypes.get(elem)
+    if want is None:
+        import numpy as np
+        try:
+            want = np.dtype(NUMPY_DTYPES.get(elem, "?"))
+        except TypeError:  # bfloat16 before ml_dtypes is imported
+            return str(dtype) == NUMPY_DTYPES.get(elem)
+        _numpy_dtypes[elem] = want
+    return dtype == want
+
+
 class Executable:
     """A loaded artifact: a host library (called on CPU tensors or NumPy
     arrays) or an NVIDIA bundle (called on CUDA tensors of its device).
@@ -319,6 +338,11 @@ class Executable:
             import numpy as np
             if elem not in NUMPY_DTYPES:
                 raise ArgumentError(f"NumPy has no {elem} arrays: pass the outputs")
+            if elem == "bf16":
+                try:
+                    import ml_dtypes  # noqa: F401  (registers numpy.dtype("bfloat16"))
+                except ImportError:
+                    raise ArgumentError("bf16 NumPy arrays need ml_dtypes: pass the outputs")
             return np.empty(shape, dtype=NUMPY_DTYPES[elem])
         torch = _torch()
         if torch is None:
@@ -350,7 +374,7 @@ class Executable:
             if self.device_kind != "host":
                 raise ArgumentError(f"{what}: this artifact runs on cuda:{self.ordinal}, "
                                  "got a NumPy array (host memory)")
-            if str(x.dtype) != NUMPY_DTYPES.get(elem):
+            if not _numpy_dtype_is(x.dtype, elem):
                 raise ArgumentError(f"{what}: expected {want}, got {x.dtype} {list(x.shape)}")
             if tuple(x.shape) != shape:
                 raise ArgumentError(f"{what}: expected shape {list(shape)}, got {list(x.shape)}")

@@ -3,17 +3,13 @@ shape compiles once, then hits the cache; parameters are passed by the
 callable, and updates to them in place are seen. Host libraries persist
 on disk across processes."""
 
-import importlib
-
 import pytest
 import torch
 
 import models
 import strata.torch as st
 from conftest import assert_close
-from strata import runtime, tools
-
-st_compile = importlib.import_module("strata.torch.compile")  # the module, not st.compile
+from strata import compiler, runtime, tools
 
 
 def test_shape_cache():
@@ -76,8 +72,8 @@ def test_disk_cache_survives_the_process(tmp_path, monkeypatch):
     library from STRATA_CACHE_DIR without compiling; another target
     description, or the cache turned off, compiles again."""
     monkeypatch.setenv("STRATA_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(st_compile, "_artifacts", {})
-    monkeypatch.setattr(st_compile, "_executables", {})
+    monkeypatch.setattr(compiler, "_artifacts", {})
+    monkeypatch.setattr(compiler, "_executables", {})
     lin = torch.nn.Linear(8, 3).eval()
     x = torch.randn(2, 8)
     st.compile(lin, (x,))
@@ -86,17 +82,17 @@ def test_disk_cache_survives_the_process(tmp_path, monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("compiled although the library is cached")
 
-    monkeypatch.setattr(st_compile, "_artifacts", {})
-    monkeypatch.setattr(st_compile, "_executables", {})
+    monkeypatch.setattr(compiler, "_artifacts", {})
+    monkeypatch.setattr(compiler, "_executables", {})
     monkeypatch.setattr(tools, "compile_mlir", forbidden)
     assert_close(st.compile(lin, (x,))(x), lin(x), "disk_cache_hit")
 
-    monkeypatch.setattr(st_compile, "_artifacts", {})
-    monkeypatch.setattr(st_compile, "_executables", {})
-    monkeypatch.setattr(st_compile, "_target_identity", lambda target: "another machine")
+    monkeypatch.setattr(compiler, "_artifacts", {})
+    monkeypatch.setattr(compiler, "_executables", {})
+    monkeypatch.setattr(compiler, "_target_identity", lambda target: "another machine")
     with pytest.raises(AssertionError, match="compiled although"):
         st.compile(lin, (x,))
     monkeypatch.setenv("STRATA_CACHE_DIR", "off")
-    monkeypatch.setattr(st_compile, "_target_identity", lambda target: "")
+    monkeypatch.setattr(compiler, "_target_identity", lambda target: "")
     with pytest.raises(AssertionError, match="compiled although"):
         st.compile(lin, (x,))

@@ -6,119 +6,28 @@ arguments (the shapes, dtypes and devices of the tensors, the values of
 everything else, the structure of the arguments) is exported and compiled
 once; later calls with the same signature reuse that artifact. Artifacts
 with the same MLIR text and target are compiled once per process, and host
-libraries are kept in a persistent on-disk cache (see `disk_cache_dir`)
-keyed by the program, the target and the compiler, so that a later process
-loads them instead of compiling again.
+libraries are kept in a persistent on-disk cache keyed by the program, the
+target and the compiler, so that a later process loads them instead of
+compiling again (strata.compiler, shared with the JAX front end).
 
 CPU tensors run on the host target; CUDA tensors on the NVIDIA target of
 their GPU (or the `target` given), through an NVIDIA bundle launched on the
 current stream. The artifacts are run by strata.runtime.
 """
 
-import atexit
 import contextlib
-import hashlib
-import os
-import shutil
-import tempfile
-import threading
-from collections import namedtuple
-from pathlib import Path
 
 import torch
 import torch.fx._pytree as fx_pytree
 import torch.utils._pytree as pytree
 
-from .. import runtime as strata_runtime
-from .. import tools
+from .. import compiler
+from ..compiler import CacheInfo, disk_cache_dir, target_device_type  # noqa: F401
 from .export import ELEM_DTYPES, convert, export_program
-
-CacheInfo = namedtuple("CacheInfo", "hits misses entries")
-
-_workdir = None
-_artifacts = {}
-_executables = {}
-_lock = threading.Lock()
 
 # CUDA compute capabilities and the shipped description of that GPU.
 CUDA_TARGETS = {(9, 0): "nvidia-h200"}
 CUDA_TARGETS_BY_MAJOR = {8: "nvidia-a100"}
-
-
-def _default_workdir():
-    """A per-process directory for MLIR files and libraries, removed at exit
-    unless $STRATA_TORCH_KEEP is set."""
-    global _workdir
-    if _workdir is None:
-        _workdir = Path(tempfile.mkdtemp(prefix="strata-torch-"))
-        if not os.environ.get("STRATA_TORCH_KEEP"):
-            atexit.register(shutil.rmtree, _workdir, True)
-    return _workdir
-
-
-def disk_cache_dir():
-    """The persistent cache of host libraries: $STRATA_CACHE_DIR ("off" or
-    empty: none), else $XDG_CACHE_HOME/strata, else ~/.cache/strata."""
-    env = os.environ.get("STRATA_CACHE_DIR")
-    if env is not None:
-        return None if env in ("", "off") else Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "strata"
-
-
-def _compiler_identity():
-    """strata-compile and the Strata libraries beside it, by size and
-    modification time: a rebuilt compiler misses the cache."""
-    try:
-        exe = Path(tools.tool("strata-compile")).resolve()
-    except tools.ToolNotFoundError:
-        return None
-    files = [exe] + sorted((exe.parent.parent / "lib").glob("libStrata*.so*"))
-    return ";".join(f"{f.name}:{f.stat().st_size}:{f.stat().st_mtime_ns}"
-                    for f in files if f.is_file())
-
-
-def _target_identity(target):
-    """What the description of `target` depends on besides the compiler:
-    a description file's text; for `host`, the processor and the cores
-    this process may use (the detected description's core count)."""
-    name = str(target)
-    if name.endswith(".json") and Path(name).is_file():
-        return hashlib.sha256(Path(name).read_bytes()).hexdigest()
-    if name != "host":
-        return ""
-    model = ""
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    return f"{model};{len(os.sched_getaffinity(0))} cores"
-
-
-def _disk_cached(program, target, kind):
-    """The path of a host library in the persistent cache, or None when the
-    cache is off or the artifact is not a host library (an NVIDIA bundle
-    stays per process)."""
-    directory = disk_cache_dir()
-    compiler = _compiler_identity() if directory is not None and kind == "cpu" else None
-    if compiler is None:
-        return None
-    key = hashlib.sha256("\n".join([str(target), _target_identity(target), compiler,
-                                    program.mlir]).encode()).hexdigest()[:32]
-    return directory / f"{program.func_name}-{key}.so"
-
-
-def _store(path, cached):
-    """Copies a compiled library into the cache (atomically: a concurrent
-    reader sees the whole file or none); a cache that cannot be written is
-    skipped."""
-    with contextlib.suppress(OSError):
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cached.parent, prefix=".tmp-")
-        os.close(fd)
-        shutil.copyfile(path, tmp)
-        os.replace(tmp, cached)
 
 
 def default_target(device):
@@ -139,71 +48,14 @@ def default_target(device):
     return target
 
 
-def target_device_type(target):
-    """"cpu" or "cuda": where the artifacts of `target` run."""
-    name = str(target)
-    if name.endswith(".json") and Path(name).is_file():
-        import json
-        plugin = json.loads(Path(name).read_text()).get("plugin")
-    else:
-        plugin = name.split("-")[0]
-    if plugin in ("host", "cpu"):
-        return "cpu"
-    if plugin == "nvidia":
-        return "cuda"
-    raise ValueError(f"target {target!r}: strata.torch runs host and NVIDIA targets "
-                     '(e.g. "host", "nvidia-h200")')
-
-
 def build_executable(program, target="host", workdir=None, device=None):
-    """Compiles a Program for `target` and loads it with strata.runtime on
-    `device` (a CUDA device for NVIDIA targets); compiled once per MLIR
-    text and target in this process (host libraries: once per MLIR text,
-    target and compiler on this machine, through the on-disk cache), loaded
-    once per device."""
-    digest = hashlib.sha256(f"{target}\n{program.mlir}".encode()).hexdigest()[:16]
-    kind = target_device_type(target)
+    """strata.compiler.build_executable for a torch `device` (a CUDA device
+    for NVIDIA targets; default: the current one)."""
     ordinal = None
-    if kind == "cuda":
+    if target_device_type(target) == "cuda":
         device = torch.device(device if device is not None else "cuda")
         ordinal = device.index if device.index is not None else torch.cuda.current_device()
-    with _lock:
-        exe = _executables.get((digest, ordinal))
-        if exe is not None:
-            return exe
-        path = _artifacts.get(digest)
-        if path is None:
-            cached = _disk_cached(program, target, kind)
-            if cached and cached.is_file():
-                path = cached
-            else:
-                path = _compile(program, target, workdir, digest, kind)
-                if cached:
-                    _store(path, cached)
-            _artifacts[digest] = path
-        exe = strata_runtime.Executable(path, device=ordinal)
-        if program.func_name not in exe.functions:
-            raise strata_runtime.StrataRuntimeError(
-                f"{path} has no function '{program.func_name}' (it has: "
-                f"{', '.join(exe.functions) or 'none'})")
-        _executables[(digest, ordinal)] = exe
-        return exe
-
-
-def _compile(program, target, workdir, digest, kind):
-    wd = Path(workdir) if workdir else _default_workdir()
-    wd.mkdir(parents=True, exist_ok=True)
-    src = wd / f"{program.func_name}-{digest}.mlir"
-    out = wd / f"{program.func_name}-{digest}{'.so' if kind == 'cpu' else '.json'}"
-    src.write_text(program.mlir)
-    try:
-        tools.compile_mlir(src, out, target=target, emit="lib")
-    except tools.StrataCompileError as e:
-        if workdir is None and not os.environ.get("STRATA_TORCH_KEEP"):
-            e.args = (e.args[0] + "\n(the file is removed at exit unless "
-                      "STRATA_TORCH_KEEP=1 is set)",)
-        raise
-    return out
+    return compiler.build_executable(program, target, workdir, ordinal)
 
 
 class CompiledProgram:
@@ -339,9 +191,7 @@ class StrataModule:
         self.target = target
         self.workdir = workdir
         self.func_name = func_name
-        self._cache = {}
-        self._hits = 0
-        self._misses = 0
+        self._cache = compiler.SignatureCache()
 
     def program_for(self, args, kwargs=None):
         """The CompiledProgram for these arguments, compiling on a miss."""
@@ -349,9 +199,7 @@ class StrataModule:
         key = signature(args, kwargs)
         entry = self._cache.get(key)
         if entry is not None:
-            self._hits += 1
             return entry
-        self._misses += 1
         device = call_device(self.model, args, kwargs)
         target = self.target or default_target(device)
         if target_device_type(target) != device.type:
@@ -363,7 +211,7 @@ class StrataModule:
             program = convert(export_program(self.model, args, kwargs), self.func_name)
         exe = build_executable(program, target, self.workdir, device)
         entry = CompiledProgram(program, exe, device)
-        self._cache[key] = entry
+        self._cache.put(key, entry)
         return entry
 
     def __call__(self, *args, **kwargs):
@@ -371,7 +219,7 @@ class StrataModule:
 
     def cache_info(self):
         """Hits and misses of the signature cache, and its size."""
-        return CacheInfo(self._hits, self._misses, len(self._cache))
+        return self._cache.cache_info()
 
     def mlir(self, *args, **kwargs):
         """The MLIR text compiled for these arguments."""

@@ -17,11 +17,12 @@ from torch.export import ExportedProgram
 from torch.export.graph_signature import (ConstantArgument, InputKind, OutputKind,
                                           TensorArgument)
 
+from .. import compiler
 from .decompositions import decomposition_table
 from .errors import ConversionError, UnsupportedOperatorError
-from .mlir_builder import Builder, Laid, TensorType, Value, inverse
+from ..mlir_builder import Builder, Laid, TensorType, Value, inverse
 from .ops import LOWERINGS, Args, NotLowered
-from .ops.helpers import copy
+from ..lowering.helpers import copy
 
 DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.bfloat16: "bf16",
           torch.float16: "f16", torch.int64: "i64", torch.int32: "i32",
@@ -36,7 +37,7 @@ _ASSERTS = {getattr(torch.ops.aten, n).default for n in
 
 
 @dataclass
-class Program:
+class Program(compiler.Program):
     """A converted program: the MLIR text and how to call it.
 
     args: one (kind, key, perm) per function argument, kind `input` (key:
@@ -48,12 +49,6 @@ class Program:
     index; perm: None, or the permutation that turns the result into the
     output) or `value` (payload: a constant output)."""
 
-    mlir: str
-    func_name: str
-    args: list
-    arg_types: list
-    results: list
-    result_types: list
     out_spec: object
     exported: ExportedProgram = field(repr=False)
 

@@ -14,11 +14,11 @@ classifier heads pool (2x2 -> 7x7, 13x13 -> 6x6).
 
 import torch
 
-from ..mlir_builder import Laid, affine_map
+from ...mlir_builder import Laid, affine_map
 from . import NotLowered, lowering
-from . import scalar as S
+from ...lowering import scalar as S
 from .conv import NHWC, _acc, _as_4d, _divide, _pair, _pool, nhwc_padded
-from .helpers import cast_tensor, reshape
+from ...lowering.helpers import cast_tensor, reshape
 
 aten = torch.ops.aten
 

@@ -14,20 +14,15 @@ as 2-D ones of height 1.
 
 import torch
 
-from ..mlir_builder import Laid
+from ...mlir_builder import Laid
 from . import NotLowered, lowering
-from . import scalar as S
-from .helpers import elementwise, pad, reshape, transpose
+from ...lowering import scalar as S
+from ...lowering.helpers import elementwise, pad, reshape, transpose
+from ...lowering.ops import acc_elem as _acc, conv2d_nhwc, pool_nhwc  # noqa: F401 (_acc: adaptive_pool)
 
 aten = torch.ops.aten
 
 NHWC = (0, 2, 3, 1)  # physical dimension i holds logical (NCHW) dimension NHWC[i]
-
-
-def _attrs(strides, dilations):
-    j = lambda xs: ", ".join(map(str, xs))  # noqa: E731
-    return (f"{{dilations = dense<[{j(dilations)}]> : tensor<2xi64>, "
-            f"strides = dense<[{j(strides)}]> : tensor<2xi64>}}")
 
 
 def _pair(v, n=2):
@@ -56,10 +51,6 @@ def _padding(x, out_hw, kernel, stride, padding, dilation):
     return list(padding), high
 
 
-def _acc(elem):
-    return "f32" if elem in ("bf16", "f16") else elem
-
-
 @lowering(aten.convolution.default, layouts=True)
 def convolution(cx, a):
     b = cx.b
@@ -79,31 +70,13 @@ def convolution(cx, a):
         w = reshape(b, w, [w.shape[0], w.shape[1], 1, w.shape[2]])
         stride, padding, dilation = [1] + stride, [0] + padding, [1] + dilation
         out_t = out_t.with_shape([out_t.shape[0], out_t.shape[1], 1, out_t.shape[2]])
-    n, c = x.shape[:2]
-    f, cg, kh, kw = w.shape
+    f, _, kh, kw = w.shape
     oh, ow = out_t.shape[2:]
     low, high = _padding(x, [oh, ow], [kh, kw], stride, padding, dilation)
     xp = nhwc_padded(b, x, low, high, 0.0)
-    acc_t = out_t.with_shape([n, oh, ow, f]).with_elem(_acc(x.elem))
-    g = a.groups
-    if g == 1:
-        named, xin = "conv_2d_nhwc_hwcf", xp
-        win = transpose(b, w, [2, 3, 1, 0])                        # F C KH KW -> KH KW C F
-        acc_shape = acc_t.shape
-    elif g == c and f == c:
-        named, xin = "depthwise_conv_2d_nhwc_hwc", xp
-        win = transpose(b, reshape(b, w, [f, kh, kw]), [1, 2, 0])  # -> KH KW C
-        acc_shape = acc_t.shape
-    else:
-        named = "conv_2d_nhwgc_gfhwc"
-        xin = reshape(b, xp, list(xp.shape[:3]) + [g, c // g])
-        win = transpose(b, reshape(b, w, [g, f // g, cg, kh, kw]), [0, 1, 3, 4, 2])
-        acc_shape = [n, oh, ow, g, f // g]
-    acc = b.fill(0.0, acc_t.with_shape(acc_shape))
-    y = b.op(f"{{r}} = linalg.{named} {_attrs(stride, dilation)}"
-             f" ins({xin.name}, {win.name} : {xin.type}, {win.type})"
-             f" outs({acc.name} : {acc.type}) -> {acc.type}", acc.type, "conv")
-    y = Laid(reshape(b, y, acc_t.shape), NHWC)
+    hwcf = transpose(b, w, [2, 3, 1, 0])                            # F C KH KW -> KH KW C F
+    y = conv2d_nhwc(cx, xp, hwcf, a.groups, stride, dilation)
+    y = Laid(y, NHWC)
     if a.bias is not None or y.elem != out_t.elem:
         e = y.elem
         ins = [y] if a.bias is None else [y, reshape(b, a.bias, [f, 1, 1])]
@@ -117,16 +90,10 @@ def _pool(cx, x, kind, kernel, stride, padding, dilation, out_hw, pad_value):
     """linalg.pooling_nhwc_{max,sum} of x (logical [N, C, H, W]) padded with
     pad_value (and beyond the input as far as the last window needs); the
     result is channels-last (Laid)."""
-    b = cx.b
-    n, c = x.shape[:2]
     low, high = _padding(x, out_hw, kernel, stride, padding, dilation)
-    xp = nhwc_padded(b, x, low, high, pad_value)
-    out_t = xp.type.with_shape([n] + list(out_hw) + [c])
-    init = b.fill(pad_value if kind == "max" else 0.0, out_t)
-    window = b.empty(x.type.with_shape(kernel))
-    y = b.op(f"{{r}} = linalg.pooling_nhwc_{kind} {_attrs(stride, dilation)}"
-             f" ins({xp.name}, {window.name} : {xp.type}, {window.type})"
-             f" outs({init.name} : {out_t}) -> {out_t}", out_t, "pool")
+    xp = nhwc_padded(cx.b, x, low, high, pad_value)
+    y = pool_nhwc(cx.b, kind, xp, kernel, stride, dilation, out_hw,
+                  pad_value if kind == "max" else 0.0)
     return Laid(y, NHWC)
 
 

@@ -4,8 +4,8 @@ conversions between element types (_to_copy, copy)."""
 import torch
 
 from . import lowering
-from . import scalar as S
-from .helpers import broadcast_to, cast_tensor
+from ...lowering import scalar as S
+from ...lowering.helpers import broadcast_to, cast_tensor
 
 aten = torch.ops.aten
 

@@ -7,10 +7,10 @@ import math
 
 import torch
 
-from ..mlir_builder import Laid, Value
+from ...mlir_builder import Laid, Value
 from . import NotLowered, lowering
-from . import scalar as S
-from .helpers import cast_tensor, elementwise, predicate
+from ...lowering import scalar as S
+from ...lowering.helpers import cast_tensor, elementwise, predicate
 
 aten = torch.ops.aten
 
@@ -124,17 +124,6 @@ def fmod(cx, a):
     return _ew(cx, [a.self, a.other], fn)
 
 
-def _powi(r, x, n, e):
-    """x**n for a small integer n by repeated multiplication (exact for
-    negative bases, where powf is NaN)."""
-    if n == 0:
-        return r.const(1.0, e)
-    acc = x
-    for _ in range(abs(n) - 1):
-        acc = S.binary(r, "mul", acc, x, e)
-    return S.binary(r, "div", r.const(1.0, e), acc, e) if n < 0 else acc
-
-
 @lowering_ew(aten.pow.Tensor_Scalar, aten.pow.Tensor_Tensor, aten.pow.Scalar)
 def pow_(cx, a):
     e = _elem(cx)
@@ -144,7 +133,7 @@ def pow_(cx, a):
         if float(exp).is_integer() and abs(exp) <= 8:
             if e.startswith("i") and exp < 0:
                 cx.unsupported("negative integer power of an integer tensor")
-            return _ew(cx, [base], lambda r, x: _powi(r, x, int(exp), e))
+            return _ew(cx, [base], lambda r, x: S.powi(r, x, int(exp), e))
         if exp == 0.5:
             return _ew(cx, [base], lambda r, x: S.unary(r, "sqrt", x, e))
         if exp == -0.5:
@@ -259,13 +248,7 @@ def reciprocal(cx, a):
 @lowering_ew(aten.sign.default)
 def sign(cx, a):
     e = _elem(cx)
-
-    def fn(r, x):
-        zero = r.const(0, e)
-        pos = S.cast(r, S.compare(r, "gt", x, zero, e), "i1", e)
-        neg = S.cast(r, S.compare(r, "lt", x, zero, e), "i1", e)
-        return S.binary(r, "sub", pos, neg, e)
-    return _ew(cx, [a.self], fn)
+    return _ew(cx, [a.self], lambda r, x: S.sign(r, x, e))
 
 
 @lowering_ew(aten.isnan.default)
@@ -287,12 +270,6 @@ def isinf(cx, a):
 
 # -- activations ------------------------------------------------------------
 
-def _sigmoid(r, x, e):
-    one = r.const(1.0, e)
-    ex = S.unary(r, "exp", S.unary(r, "neg", x, e), e)
-    return S.binary(r, "div", one, S.binary(r, "add", one, ex, e), e)
-
-
 @lowering_ew(aten.relu.default)
 def relu(cx, a):
     e = _elem(cx)
@@ -302,13 +279,13 @@ def relu(cx, a):
 @lowering_ew(aten.sigmoid.default)
 def sigmoid(cx, a):
     e = _elem(cx)
-    return _ew(cx, [a.self], lambda r, x: _sigmoid(r, x, e))
+    return _ew(cx, [a.self], lambda r, x: S.sigmoid(r, x, e))
 
 
 @lowering_ew(aten.silu.default)
 def silu(cx, a):
     e = _elem(cx)
-    return _ew(cx, [a.self], lambda r, x: S.binary(r, "mul", x, _sigmoid(r, x, e), e))
+    return _ew(cx, [a.self], lambda r, x: S.binary(r, "mul", x, S.sigmoid(r, x, e), e))
 
 
 @lowering_ew(aten.gelu.default)

@@ -9,37 +9,13 @@ are undefined behaviour (PyTorch raises), as in any compiled gather.
 
 import torch
 
-from ..mlir_builder import affine_map, identity_map
+from ...mlir_builder import affine_map, identity_map
 from . import lowering
-from . import scalar as S
-from .helpers import broadcast_shape, drop_dims, elementwise, norm_dim, reshape
+from ...lowering import scalar as S
+from ...lowering.helpers import broadcast_shape, drop_dims, elementwise, norm_dim, reshape
+from ...lowering.ops import gather_at, wrap_index
 
 aten = torch.ops.aten
-
-
-def _wrap(r, idx, size, elem):
-    """An index scalar (any int type) as `index`, negative ones wrapped."""
-    if elem != "i64":
-        idx = S.cast(r, idx, elem, "i64")
-    neg = S.compare(r, "lt", idx, r.const(0, "i64"), "i64")
-    wrapped = S.binary(r, "add", idx, r.const(size, "i64"), "i64")
-    return S.to_index(r, S.select(r, neg, wrapped, idx, "i64"), "i64")
-
-
-def gather_at(cx, table, positions, index_inputs):
-    """The result tensor cx.out, element (i...) = table[positions(i...)].
-    index_inputs: [(Value, map)] read per element; positions(region,
-    loaded index scalars) returns one `index` per table dimension."""
-    b = cx.b
-    out = cx.out
-    init = b.empty(out)
-
-    def body(r, *args):
-        idx = list(args[:-1])
-        pos = positions(r, idx)
-        return r.raw(f"{{r}} = tensor.extract {table.name}[{', '.join(pos)}] : {table.type}")
-    return b.generic(index_inputs, [(init, identity_map(out.rank))], ["parallel"] * out.rank,
-                     body, "gather")[0]
 
 
 @lowering(aten.embedding.default)
@@ -48,7 +24,7 @@ def embedding(cx, a):
     k = idx.rank
 
     def positions(r, loaded):
-        return [_wrap(r, loaded[0], w.shape[0], idx.elem), r.index(k)]
+        return [wrap_index(r, loaded[0], w.shape[0], idx.elem), r.index(k)]
     return gather_at(cx, w, positions, [(idx, affine_map(k + 1, range(k)))])
 
 
@@ -88,7 +64,7 @@ def index(cx, a):
         for d in range(x.rank):
             if d in where:
                 k = where.index(d)
-                pos.append(_wrap(r, loaded[k], x.shape[d], idx[d].elem))
+                pos.append(wrap_index(r, loaded[k], x.shape[d], idx[d].elem))
             else:
                 pos.append(r.index(loop_dim[d]))
         return pos
@@ -102,7 +78,7 @@ def index_select(cx, a):
     n = cx.out.rank
 
     def positions(r, loaded):
-        return [(_wrap(r, loaded[0], x.shape[k], i.elem) if k == d else r.index(k))
+        return [(wrap_index(r, loaded[0], x.shape[k], i.elem) if k == d else r.index(k))
                 for k in range(x.rank)]
     iv = i if i.rank == 1 else drop_dims(cx.b, i, range(i.rank))
     return gather_at(cx, x, positions, [(iv, affine_map(n, [d] if iv.rank else []))])
@@ -114,7 +90,7 @@ def gather(cx, a):
     d = norm_dim(a.dim, x.rank)
 
     def positions(r, loaded):
-        return [(_wrap(r, loaded[0], x.shape[k], i.elem) if k == d else r.index(k))
+        return [(wrap_index(r, loaded[0], x.shape[k], i.elem) if k == d else r.index(k))
                 for k in range(x.rank)]
     return gather_at(cx, x, positions, [(i, identity_map(i.rank))])
 

@@ -6,29 +6,11 @@ Low-precision operands accumulate in f32 and the result is rounded once."""
 import torch
 
 from . import lowering
-from . import scalar as S
-from .helpers import elementwise, reshape
+from ...lowering import scalar as S
+from ...lowering.helpers import elementwise, reshape
+from ...lowering.ops import contract
 
 aten = torch.ops.aten
-
-
-def _acc_elem(elem):
-    return "f32" if elem in ("bf16", "f16") else elem
-
-
-def contract(cx, x, y):
-    """x @ y for [M,K]x[K,N] (linalg.matmul) or [B,M,K]x[B,K,N]
-    (linalg.batch_matmul); the result in the accumulator type."""
-    if x.elem != y.elem:
-        cx.unsupported(f"matmul of {x.elem} and {y.elem} operands")
-    if x.elem.startswith("i"):
-        cx.unsupported("integer matmul")
-    shape = x.shape[:-1] + y.shape[-1:]
-    out_t = x.type.with_shape(shape).with_elem(_acc_elem(x.elem))
-    acc = cx.b.fill(0.0, out_t)
-    name = "linalg.matmul" if x.rank == 2 else "linalg.batch_matmul"
-    return cx.b.op(f"{{r}} = {name} ins({x.name}, {y.name} : {x.type}, {y.type})"
-                   f" outs({acc.name} : {out_t}) -> {out_t}", out_t, "mm")
 
 
 def _finish(cx, prod, bias=None, beta=1, alpha=1):

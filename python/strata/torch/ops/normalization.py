@@ -5,8 +5,8 @@ and one normalizing elementwise generic."""
 import torch
 
 from . import NotLowered, lowering
-from . import scalar as S
-from .helpers import cast_tensor, elementwise, reduce, reshape, sum_sq_dev
+from ...lowering import scalar as S
+from ...lowering.helpers import cast_tensor, elementwise, reduce, reshape, sum_sq_dev
 
 aten = torch.ops.aten
 

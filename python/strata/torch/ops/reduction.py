@@ -1,14 +1,14 @@
 """Reductions (sum, mean, prod, amax/amin, any/all, var) as linalg.generic
 with reduction iterators on a filled accumulator, softmax as
 linalg.softmax (log_softmax from a max, an exp-sum and a log), and
-cumulative sums as a triangular reduction."""
+cumulative sums as a triangular reduction (helpers.scan)."""
 
 import torch
 
 from . import lowering
-from . import scalar as S
-from ..mlir_builder import TensorType, affine_map
-from .helpers import cast_tensor, elementwise, norm_dims, reduce, reshape, sum_sq_dev
+from ...lowering import scalar as S
+from ...lowering.helpers import (cast_tensor, elementwise, norm_dims, reduce, reshape, scan,
+                                 sum_sq_dev)
 
 aten = torch.ops.aten
 
@@ -171,27 +171,9 @@ def logsumexp(cx, a):
 
 @lowering(aten.cumsum.default)
 def cumsum(cx, a):
-    """out[..., i, ...] = sum over k <= i of x[..., k, ...]: one generic
-    with an extra reduction loop k over the scanned dimension whose body
-    adds x[k] where k <= i. Quadratic in the scanned length, which suits
-    the short scans models make (position ids from an attention mask)."""
     v = cx.b.logical(a.self)
     out_elem = cx.out.elem
-    e = _acc(out_elem)
     if v.rank == 0:
         return cast_tensor(cx, v, out_elem)
-    d = norm_dims(a.dim, v.rank)[0]
-    rank = v.rank
-    k = rank  # the extra loop
-    init = cx.b.fill(0, TensorType(v.shape, e))
-
-    def body(r, x, acc):
-        keep = S.compare(r, "le", r.index(k), r.index(d), "index")
-        x = S.select(r, keep, S.cast(r, x, v.elem, e), r.const(0, e), e)
-        return S.binary(r, "add", acc, x, e)
-
-    read = [k if i == d else i for i in range(rank)]
-    out = cx.b.generic([(v, affine_map(rank + 1, read))],
-                       [(init, affine_map(rank + 1, list(range(rank))))],
-                       ["parallel"] * rank + ["reduction"], body, "cumsum")[0]
+    out = scan(cx, v, norm_dims(a.dim, v.rank)[0], "add", _acc(out_elem))
     return cast_tensor(cx, out, out_elem)

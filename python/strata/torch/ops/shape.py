@@ -11,11 +11,11 @@ import math
 
 import torch
 
+from ...lowering import scalar as S
+from ...lowering.helpers import (broadcast_to, cast_tensor, concatenate, extract_slice,
+                                 insert_slice, norm_dim, pad, reshape, transpose)
+from ...lowering.ops import gather_at
 from . import lowering
-from . import scalar as S
-from .helpers import (broadcast_to, cast_tensor, extract_slice, insert_slice,
-                      norm_dim, pad, reshape, transpose)
-from .indexing import gather_at
 
 aten = torch.ops.aten
 
@@ -150,20 +150,7 @@ def unbind(cx, a):
 @lowering(aten.cat.default, aten.concat.default)
 def cat(cx, a):
     """Each operand inserted into one destination tensor at its offset."""
-    parts = [t for t in a.tensors if t.type.numel > 0]
-    out = cx.out
-    d = norm_dim(a.dim, out.rank)
-    if len(parts) == 1:
-        return cast_tensor(cx, parts[0], out.elem)
-    dest = cx.b.empty(out)
-    offset = 0
-    for p in parts:
-        p = cast_tensor(cx, p, out.elem)
-        offsets = [0] * out.rank
-        offsets[d] = offset
-        dest = insert_slice(cx.b, p, dest, offsets)
-        offset += p.shape[d]
-    return dest
+    return concatenate(cx, a.tensors, norm_dim(a.dim, cx.out.rank), cx.out)
 
 
 @lowering(aten.constant_pad_nd.default)

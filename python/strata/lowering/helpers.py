@@ -1,9 +1,9 @@
-"""Tensor-level building blocks shared by the lowerings: broadcasting
-elementwise generics, reshapes through expand/collapse_shape, transposes,
-reductions, slices, padding and casts.
+"""Tensor-level building blocks shared by the lowerings of both front ends:
+broadcasting elementwise generics, reshapes through expand/collapse_shape,
+transposes, reductions and scans, slices, concatenation, padding and casts.
 
-Broadcasting follows PyTorch: shapes align on the right and a size-1
-dimension stretches. A stretched size-1 dimension is first collapsed away
+Broadcasting follows NumPy (and PyTorch): shapes align on the right and a
+size-1 dimension stretches. A stretched size-1 dimension is first collapsed away
 (tensor.collapse_shape), so every indexing map is a projected permutation
 (no constant-0 results), the form every linalg transformation handles.
 
@@ -302,14 +302,33 @@ def insert_slice(b, src, dest, offsets, strides=None):
                 dest.type, "ins")
 
 
+def concatenate(cx, parts, d, out):
+    """The tensors `parts` (cast to out's element type; empty ones
+    skipped) concatenated along dimension d: each inserted into one
+    destination tensor at its offset."""
+    parts = [t for t in parts if t.type.numel > 0]
+    if len(parts) == 1:
+        return cast_tensor(cx, parts[0], out.elem)
+    dest = cx.b.empty(out)
+    offset = 0
+    for p in parts:
+        p = cast_tensor(cx, p, out.elem)
+        offsets = [0] * out.rank
+        offsets[d] = offset
+        dest = insert_slice(cx.b, p, dest, offsets)
+        offset += p.shape[d]
+    return dest
+
+
 def pad(b, v, low, high, value):
-    """tensor.pad with a constant value (a Python scalar)."""
+    """tensor.pad with a constant value (a Python scalar, or the SSA name
+    of a scalar defined before)."""
     v = b.logical(v)
     if not any(low) and not any(high):
         return v
     shape = [s + lo + hi for s, lo, hi in zip(v.shape, low, high)]
     t = v.type.with_shape(shape)
-    c = b.scalar(value, v.elem)
+    c = value if isinstance(value, str) else b.scalar(value, v.elem)
     idx = ", ".join(f"{b.fresh('i')}: index" for _ in shape)
     j = lambda xs: ", ".join(map(str, xs))
     r = b.fresh("pad")
@@ -394,3 +413,29 @@ def sum_sq_dev(cx, x, mean, dims, e):
     res = b.generic([(x, identity_map(rank)), (m, affine_map(rank, kept))],
                     [(init, affine_map(rank, kept))], its, body, "sqdev")[0]
     return reshape(b, res, [1 if d in dims else x.shape[d] for d in range(rank)])
+
+
+def scan(cx, v, d, kind, e, reverse=False):
+    """The inclusive scan of v (logical, rank >= 1) along dimension d with
+    kind (add, mul, max, min) in element type e: out[..., i, ...] combines
+    x[..., k, ...] over k <= i (k >= i when reverse). One generic with an
+    extra reduction loop k over the scanned dimension whose body combines
+    x[k] where k is in range. Quadratic in the scanned length, which suits
+    the short scans models make (position ids from an attention mask)."""
+    rank = v.rank
+    k = rank  # the extra loop
+    ident = _IDENTITY[kind]
+    if not is_float(e) and kind in ("max", "min"):
+        bits = int(e[1:])
+        ident = -(1 << (bits - 1)) if kind == "max" else (1 << (bits - 1)) - 1
+    init = cx.b.fill(ident, TensorType(v.shape, e))
+
+    def body(r, x, acc):
+        keep = S.compare(r, "ge" if reverse else "le", r.index(k), r.index(d), "index")
+        x = S.select(r, keep, S.cast(r, x, v.elem, e), r.const(ident, e), e)
+        return S.binary(r, kind, acc, x, e)
+
+    read = [k if i == d else i for i in range(rank)]
+    return cx.b.generic([(v, affine_map(rank + 1, read))],
+                        [(init, affine_map(rank + 1, list(range(rank))))],
+                        ["parallel"] * rank + ["reduction"], body, "cumsum")[0]

@@ -71,3 +71,29 @@ def cast(r, a, src, dst):
 def to_index(r, a, elem):
     """An integer scalar as an `index` (for tensor.extract)."""
     return r.op("arith.index_cast", [a], None, operand_types=f"{elem} to index")
+
+
+def powi(r, x, n, e):
+    """x**n for a small integer n by repeated multiplication (exact for
+    negative bases, where powf is NaN)."""
+    if n == 0:
+        return r.const(1.0, e)
+    acc = x
+    for _ in range(abs(n) - 1):
+        acc = binary(r, "mul", acc, x, e)
+    return binary(r, "div", r.const(1.0, e), acc, e) if n < 0 else acc
+
+
+def sigmoid(r, x, e):
+    """1 / (1 + exp(-x))."""
+    one = r.const(1.0, e)
+    ex = unary(r, "exp", unary(r, "neg", x, e), e)
+    return binary(r, "div", one, binary(r, "add", one, ex, e), e)
+
+
+def sign(r, x, e):
+    """-1, 0 or 1 by the sign of x (0 for NaN)."""
+    zero = r.const(0, e)
+    pos = cast(r, compare(r, "gt", x, zero, e), "i1", e)
+    neg = cast(r, compare(r, "lt", x, zero, e), "i1", e)
+    return binary(r, "sub", pos, neg, e)
