@@ -7,8 +7,8 @@
 // input: a 3x3 convolution is nine contractions (n, oh, ow, f, c) that
 // accumulate into the output, each of which the model schedules like a
 // matmul. Depthwise convolutions and pooling decompose the same way into
-// elementwise terms. Nothing here names an op: the windows are read from
-// the indexing maps.
+// elementwise terms, all of them applied in one elementwise op. Nothing here
+// names an op: the windows are read from the indexing maps.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -202,8 +203,26 @@ strata::decomposeWindows(RewriterBase &rw, linalg::LinalgOp op,
   auto dim = [&](unsigned d) {
     return getAffineDimExpr(unsigned(newIndex[d]), ctx);
   };
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap outputMap = AffineMap::get(
+      types.size(), 0,
+      llvm::map_to_vector(out.getResults(),
+                          [&](AffineExpr e) {
+                            return dim(cast<AffineDimExpr>(e).getPosition());
+                          }),
+      ctx);
   Location loc = op.getLoc();
   Value acc = op.getDpsInits()[0];
+  // Terms without a reduction of their own (a depthwise convolution's, a
+  // pooling's) become one elementwise op whose body applies the original
+  // body once per window position, threading the accumulator through: the
+  // output is read and written once instead of once per position, and the
+  // whole window stays in one loop nest. Contraction terms stay separate
+  // ops, each scheduled as a matmul.
+  bool merge = !termsContract(op, *w);
+  Block &body = op->getRegion(0).front();
+  SmallVector<Value> mergedInputs;
+  SmallVector<AffineMap> mergedMaps;
   SmallVector<int64_t> position(w->filterLoops.size(), 0);
   for (int64_t t = 0; t < count; ++t) {
     // This term's value of every filter loop.
@@ -234,9 +253,12 @@ strata::decomposeWindows(RewriterBase &rw, linalg::LinalgOp op,
           rw, loc, sliceType, source, offsets, sizes, strides));
       maps.push_back(AffineMap::get(types.size(), 0, results, ctx));
     }
-    // The other inputs: the filter loops fixed (dimensions dropped).
+    // The other inputs: the filter loops fixed (dimensions dropped). A
+    // merged op leaves out those its body never reads (a pooling's window
+    // shape operand).
     for (OpOperand *operand : op.getDpsInputOperands()) {
-      if (operand->getOperandNumber() == 0)
+      unsigned number = operand->getOperandNumber();
+      if (number == 0 || (merge && body.getArgument(number).use_empty()))
         continue;
       AffineMap map = op.getMatchingIndexingMap(operand);
       auto type = cast<RankedTensorType>(operand->get().getType());
@@ -259,27 +281,50 @@ strata::decomposeWindows(RewriterBase &rw, linalg::LinalgOp op,
           rw, loc, sliceType, operand->get(), offsets, sizes, strides));
       maps.push_back(AffineMap::get(types.size(), 0, results, ctx));
     }
-    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    maps.push_back(AffineMap::get(
-        types.size(), 0,
-        llvm::map_to_vector(out.getResults(),
-                            [&](AffineExpr e) {
-                              return dim(cast<AffineDimExpr>(e).getPosition());
-                            }),
-        ctx));
-    auto term = linalg::GenericOp::create(rw, loc, acc.getType(), inputs,
-                                          ValueRange{acc}, maps, types);
-    rw.cloneRegionBefore(op->getRegion(0), term.getRegion(),
-                         term.getRegion().end());
-    acc = term.getResult(0);
-    if (terms)
-      terms->push_back(term);
+    if (merge) {
+      llvm::append_range(mergedInputs, inputs);
+      llvm::append_range(mergedMaps, maps);
+    } else {
+      maps.push_back(outputMap);
+      auto term = linalg::GenericOp::create(rw, loc, acc.getType(), inputs,
+                                            ValueRange{acc}, maps, types);
+      rw.cloneRegionBefore(op->getRegion(0), term.getRegion(),
+                           term.getRegion().end());
+      acc = term.getResult(0);
+      if (terms)
+        terms->push_back(term);
+    }
     // Next window position (the last filter loop fastest).
     for (int64_t i = int64_t(position.size()) - 1; i >= 0; --i) {
       if (++position[i] < extents[w->filterLoops[i]])
         break;
       position[i] = 0;
     }
+  }
+  if (merge) {
+    mergedMaps.push_back(outputMap);
+    auto merged =
+        linalg::GenericOp::create(rw, loc, acc.getType(), mergedInputs,
+                                  ValueRange{acc}, mergedMaps, types);
+    Block *block = rw.createBlock(&merged.getRegion());
+    for (Value input : merged->getOperands())
+      block->addArgument(getElementTypeOrSelf(input.getType()), loc);
+    Value running = block->getArguments().back();
+    unsigned next = 0;
+    for (int64_t t = 0; t < count; ++t) {
+      IRMapping mapping;
+      for (unsigned i = 0, e = op.getNumDpsInputs(); i < e; ++i)
+        if (i == 0 || !body.getArgument(i).use_empty())
+          mapping.map(body.getArgument(i), block->getArgument(next++));
+      mapping.map(body.getArguments().back(), running);
+      for (Operation &inner : body.without_terminator())
+        rw.clone(inner, mapping);
+      running = mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
+    }
+    linalg::YieldOp::create(rw, loc, running);
+    acc = merged.getResult(0);
+    if (terms)
+      terms->push_back(merged);
   }
   rw.replaceOp(op, acc);
   return acc;

@@ -2,7 +2,7 @@
 // maps: a strided convolution's terms read strided slices of the input (the
 // window position is the slice's offset) and the filter at that position,
 // and accumulate into the output in order; a pooling's terms are
-// elementwise. Plain contractions are left alone.
+// elementwise, applied in one op. Plain contractions are left alone.
 // RUN: strata-opt %s --strata-decompose-windows | FileCheck %s
 // With contractions=false, a channels-last convolution stays whole (the
 // model sums its window inside each register tile); one whose vector loop
@@ -51,9 +51,15 @@ func.func @dilated(%in: tensor<2x12x12x3xf32>, %w: tensor<3x3x3x5xf32>) -> tenso
   return %o : tensor<2x8x8x5xf32>
 }
 
-// Pooling: elementwise terms (the window's shape operand becomes rank 0).
+// Pooling: elementwise terms, all in one op that applies the body once per
+// window position (the window's shape operand, never read, is dropped).
 // CHECK-LABEL: func.func @maxpool
-// CHECK-COUNT-9: iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK: tensor.extract_slice %arg0[0, 0, 0, 0] [1, 4, 4, 4] [1, 2, 2, 1]
+// CHECK: tensor.extract_slice %arg0[0, 2, 2, 0] [1, 4, 4, 4] [1, 2, 2, 1]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(
+// CHECK-NEXT: ^bb0(
+// CHECK-COUNT-9: arith.maximumf
+// CHECK-NEXT: linalg.yield
 // CHECK-NOT: linalg.pooling
 func.func @maxpool(%in: tensor<1x9x9x4xf32>) -> tensor<1x4x4x4xf32> {
   %ninf = arith.constant -3.40282347E+38 : f32

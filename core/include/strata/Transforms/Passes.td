@@ -81,6 +81,45 @@ def StrataPrepareEntryPoints
                            "::mlir::bufferization::BufferizationDialect"];
 }
 
+def StrataOutlineGroups : Pass<"strata-outline-groups", "::mlir::ModuleOp"> {
+  let summary = "Outline each top-level loop nest into a function of its own";
+  let description = [{
+    One-Shot Bufferize and empty-tensor elimination analyse a function as a
+    whole, and their cost grows faster than the function: a whole network
+    scheduled into one function of a hundred loop nests spends most of its
+    compile time there. Before bufferization, each top-level op with regions
+    or a destination (a scheduled loop nest, a pad, a copy) of a function
+    with at least `min-groups` of them becomes a private function marked
+    `strata.group`, called in its place, so that each analysis sees one
+    group. `strata-inline-groups` puts the bodies back after bufferization.
+
+    The views, empty tensors and scalar constants a group reads are cloned
+    into it, so that its arguments are whole buffers (identity layouts at
+    the function boundary, no copies), and a group whose only use is an
+    insert into a larger tensor takes that insert along, so that it still
+    writes into the larger buffer in place:
+
+    ```mlir
+    %s = tensor.extract_slice %x[0, 1] [4, 4] [1, 1] : ...
+    %r = scf.forall ... shared_outs(%o = %e) { ... reads %s ... }
+    // ->
+    %r = call @forward_group3(%x) : (tensor<8x8xf32>) -> tensor<4x4xf32>
+    ```
+  }];
+  let options = [Option<"minGroups", "min-groups", "unsigned", "16",
+                        "Outline only functions with this many groups">];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def StrataInlineGroups : Pass<"strata-inline-groups", "::mlir::ModuleOp"> {
+  let summary = "Inline the functions of strata-outline-groups back";
+  let description = [{
+    After bufferization, every call of a function marked `strata.group` is
+    replaced by the function's body and the function is erased, so that the
+    passes after bufferization see the function as it was scheduled.
+  }];
+}
+
 def StrataWidenFloats : Pass<"strata-widen-floats", "::mlir::func::FuncOp"> {
   let summary = "Compute bf16/f16 in f32, or f32 in f64 (the accurate host reference)";
   let description = [{

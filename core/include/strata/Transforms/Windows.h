@@ -13,10 +13,13 @@
 
 namespace strata {
 
-/// Replaces windowed `op` by one op per window position (static shapes, at
-/// most 49 positions), each accumulating into the previous one's result;
-/// appends the new ops to `terms`. Returns the last result; fails, changing
-/// nothing, when `op` has no window of that kind.
+/// Replaces windowed `op` (static shapes, at most 49 window positions) by
+/// one op per window position, each accumulating into the previous one's
+/// result, when the positions are contractions (a convolution's input
+/// channels); otherwise (a depthwise convolution, a pooling) by one
+/// elementwise op that applies `op`'s body once per position. Appends the
+/// new ops to `terms`. Returns the last result; fails, changing nothing,
+/// when `op` has no window of that kind.
 mlir::FailureOr<mlir::Value> decomposeWindows(
     mlir::RewriterBase &rw, mlir::linalg::LinalgOp op,
     llvm::SmallVectorImpl<mlir::linalg::GenericOp> *terms = nullptr);

@@ -1,6 +1,7 @@
 //===- StrataDialect.cpp - The strata dialect -----------------------------===//
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -129,6 +130,13 @@ LogicalResult StrataDialect::verifyOperationAttribute(Operation *op,
              << "'strata.manifest' must be a string attribute of a module";
     return success();
   }
+  // A function outlined around bufferization (strata-outline-groups).
+  if (attr.getName() == "strata.group") {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<func::FuncOp>(op))
+      return op->emitError()
+             << "'strata.group' must be a unit attribute of a func.func";
+    return success();
+  }
   if (attr.getName() != kHardwareAttrName)
     return op->emitError() << "unknown strata attribute '"
                            << attr.getName().getValue() << "'; expected '"
@@ -137,7 +145,8 @@ LogicalResult StrataDialect::verifyOperationAttribute(Operation *op,
                               "'strata.async_copy', "
                               "'strata.pending_copy_groups', "
                               "'strata.bulk_copy_stage', "
-                              "'strata.await_stage' or 'strata.manifest'";
+                              "'strata.await_stage', 'strata.manifest' or "
+                              "'strata.group'";
   auto hw = dyn_cast<HardwareAttr>(attr.getValue());
   if (!hw)
     return op->emitError() << "'" << kHardwareAttrName
