@@ -337,6 +337,21 @@ TEST(HWLoader, InputMantissaBits) {
   EXPECT_TRUE(errorAt(result, "/matrix/0/input_mantissa_bits"));
 }
 
+TEST(HWLoader, AccumulatorNamesAScratchpadOfTheIssuingLevel) {
+  json doc = tinyDoc();
+  doc["matrix"][0]["accumulator"] = "nowhere";
+  LoadResult result = load(doc);
+  EXPECT_FALSE(result);
+  const Diagnostic *error = errorAt(result, "/matrix/0/accumulator");
+  ASSERT_TRUE(error);
+  EXPECT_TRUE(contains(error->message, "unknown accumulator \"nowhere\""))
+      << error->message;
+  doc["matrix"][0].erase("accumulator");
+  result = load(doc);
+  ASSERT_TRUE(result) << result.formatErrors();
+  EXPECT_EQ(result.description->matrix[0].accumulator, "");
+}
+
 TEST(HWLoader, UnknownPlugin) {
   json doc = tinyDoc();
   LoadOptions options;

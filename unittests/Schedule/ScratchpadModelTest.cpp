@@ -315,4 +315,37 @@ TEST(ScratchpadModel, ConvolutionChannelsMustBeWholeTiles) {
       << message;
 }
 
+// An intrinsic with its own accumulator memory (a systolic array's): the
+// partial sums leave the scratchpad, two blocks of accumulators must fit
+// the accumulator, and a smaller one shrinks the block.
+TEST(ScratchpadModel, AccumulatorMemoryHoldsTwoBlocks) {
+  auto withAccumulator = [](int64_t bytes) {
+    return edited([&](nlohmann::json &doc) {
+      nlohmann::json acc = scratchpad(doc);
+      acc["name"] = "acc";
+      acc["capacity_bytes"] = bytes;
+      acc.erase("engine");
+      doc["memory"].push_back(acc);
+      for (nlohmann::json &mi : doc["matrix"])
+        mi["accumulator"] = "acc";
+    });
+  };
+  LoopNest nest = bf16Matmul(2048, 2048, 2048, "f32");
+  Schedule large = schedule(nest, withAccumulator(1 << 20));
+  Schedule small = schedule(nest, withAccumulator(16 * 1024));
+  ASSERT_EQ(small.footprints.size(), 2u);
+  EXPECT_EQ(small.footprints[1].first, "acc");
+  const std::vector<int64_t> &b = small.tiles.front().sizes;
+  EXPECT_EQ(small.footprints[1].second, 2 * b[0] * b[1] * 4);
+  EXPECT_LE(small.footprints[1].second, 16 * 1024);
+  const std::vector<int64_t> &l = large.tiles.front().sizes;
+  EXPECT_LT(b[0] * b[1], l[0] * l[1]);
+  EXPECT_GE(small.predictedSeconds, large.predictedSeconds);
+  llvm::Expected<Schedule> none =
+      chooseScratchpadSchedule(nest, withAccumulator(4096), "linalg.matmul");
+  ASSERT_FALSE(bool(none));
+  EXPECT_NE(llvm::toString(none.takeError()).find("do not fit in accumulator"),
+            std::string::npos);
+}
+
 } // namespace

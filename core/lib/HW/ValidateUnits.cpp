@@ -111,9 +111,28 @@ void Validator::validateMatrix(const json &doc, Description &desc) {
     std::string path = childPath("/matrix", i);
     std::optional<MatrixIntrinsic> intrinsic =
         validateIntrinsic((*matrix)[i], path);
+    if (intrinsic && !intrinsic->accumulator.empty())
+      checkAccumulator(desc, *intrinsic, childPath(path, "accumulator"));
     if (intrinsic)
       desc.matrix.push_back(std::move(*intrinsic));
   }
+}
+
+// An intrinsic's accumulator is a scratchpad of the level that issues it:
+// the schedules count the accumulators against its capacity.
+void Validator::checkAccumulator(const Description &desc,
+                                 const MatrixIntrinsic &intrinsic,
+                                 const std::string &path) {
+  std::vector<std::string> pads;
+  for (const MemoryLevel &mem : desc.memory)
+    if (mem.kind == "scratchpad" && mem.owner == intrinsic.level)
+      pads.push_back(mem.name);
+  if (std::find(pads.begin(), pads.end(), intrinsic.accumulator) == pads.end())
+    error(path, fmt::format("unknown accumulator \"{}\": expected a "
+                            "scratchpad owned by \"{}\" ({})",
+                            intrinsic.accumulator, intrinsic.level,
+                            pads.empty() ? std::string("there is none")
+                                         : "one of " + joinQuoted(pads)));
 }
 
 std::optional<MatrixIntrinsic>
@@ -123,7 +142,7 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
   checkKeys(value, path,
             {"name", "m", "n", "k", "a", "b", "acc", "level",
              "cycles_per_instruction", "layout", "fidelities",
-             "fidelity_passes", "input_mantissa_bits"});
+             "fidelity_passes", "input_mantissa_bits", "accumulator"});
   MatrixIntrinsic intrinsic;
   bool ok = true;
   if (auto name = identifier(value, path, "name", true)) {
@@ -240,6 +259,11 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
     auto bits = integer(value, path, "input_mantissa_bits", false, 1);
     ok = ok && bits;
     intrinsic.inputMantissaBits = bits.value_or(0);
+  }
+  if (value.contains("accumulator")) {
+    auto level = identifier(value, path, "accumulator", false);
+    ok = ok && level;
+    intrinsic.accumulator = level.value_or("");
   }
   if (!ok)
     return std::nullopt;

@@ -132,6 +132,9 @@ private:
   void validateMatrix(const json &doc, Description &desc);
   std::optional<MatrixIntrinsic> validateIntrinsic(const json &value,
                                                    const std::string &path);
+  void checkAccumulator(const Description &desc,
+                        const MatrixIntrinsic &intrinsic,
+                        const std::string &path);
   void validateLayout(const json &layout, const std::string &path,
                       const MatrixIntrinsic &intrinsic, bool shapeKnown);
   void validatePeaks(const json &doc, Description &desc);

@@ -98,6 +98,11 @@ struct Contraction {
   int64_t batch = 1;               // matrix products (their extents' product)
   int64_t groups = 1; // products computed at once, on separate unit rows
   int64_t rounds = 1; // batch / groups
+  /// Capacity of the intrinsic's own accumulator memory (0: none; the
+  /// partial sums live in the scratchpad). The array adds into it in place,
+  /// so k steps reload nothing; it holds two blocks of mb x nb accumulator
+  /// tiles, so that one drains while the next is computed.
+  int64_t accCapacity = 0;
 };
 
 /// Calls `add(name, copies, rows, cols, bytes)` for every buffer a plan
@@ -108,7 +113,7 @@ void forEachBuffer(const Contraction &c, int64_t mb, int64_t nb, int64_t kb,
                    Add add) {
   add("a", stages, mb, kb, stages * mb * kb * c.aTile);
   add("b", stages, kb, nb, stages * kb * nb * c.bTile);
-  if (llvm::divideCeilSigned(c.kt, kb) > 1)
+  if (!c.accCapacity && llvm::divideCeilSigned(c.kt, kb) > 1)
     add("partial sums", 1, mb, nb, mb * nb * c.accTile);
   add("output", 2, 1, nb, 2 * nb * c.outTile);
   if (c.channels) // a convolution's padding rows are copied from it
@@ -151,7 +156,9 @@ void cost(const Contraction &c, const Costs &costs, Plan &p) {
   int64_t rm = llvm::divideCeilSigned(mPer, p.mb),
           rn = llvm::divideCeilSigned(nPer, p.nb);
   int64_t steps = llvm::divideCeilSigned(c.kt, p.kb);
-  double reload = steps > 1 ? double(c.accTile) / costs.padBytesPerCycle : 0;
+  double reload = steps > 1 && !c.accCapacity
+                      ? double(c.accTile) / costs.padBytesPerCycle
+                      : 0;
   double compute = double(p.mb * p.nb) * (double(p.kb) * c.tileCycles + reload);
   auto load = [&](int64_t tiles, int64_t tileBytes, bool multicast,
                   int64_t sharers, int64_t pieces = 1) {
@@ -340,6 +347,18 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
   c.bTile = intrinsic->k * intrinsic->n * bytesOf(bType);
   c.accTile = intrinsic->m * intrinsic->n * bytesOf(intrinsic->accType);
   c.outTile = intrinsic->m * intrinsic->n * bytesOf(outType);
+  const hw::MemoryLevel *accMem = nullptr;
+  for (const hw::MemoryLevel &mem : chip.memory)
+    if (mem.name == intrinsic->accumulator)
+      accMem = &mem;
+  if (accMem && 2 * c.accTile > accMem->capacityBytes)
+    return llvm::createStringError(llvm::formatv(
+        "'{0}': two {1}x{2} accumulator tiles of {3} ({4} bytes each) do not "
+        "fit in accumulator '{5}' ({6} bytes)",
+        opName, intrinsic->m, intrinsic->n, intrinsic->name, c.accTile,
+        accMem->name, accMem->capacityBytes));
+  if (accMem)
+    c.accCapacity = accMem->capacityBytes;
   UnitGrid grid = unitGrid(chip, pad);
   // Fill the grid: as many rows and columns of units as there are tiles.
   c.rows = std::min(grid.rows, c.mt);
@@ -366,7 +385,8 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
   auto consider = [&](Plan p) {
     p.bytes = footprintBytes(c, p.mb, p.nb, p.kb, p.stages, p.multicastA,
                              p.multicastB, costs);
-    if (p.bytes > costs.capacity)
+    if (p.bytes > costs.capacity ||
+        (c.accCapacity && 2 * p.mb * p.nb * c.accTile > c.accCapacity))
       return;
     cost(c, costs, p);
     auto near = [](double x, double y) {
@@ -437,6 +457,8 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
                                   : "movement";
   s.predictedSeconds = best.cycles / costs.clockHz;
   s.footprints.push_back({pad.name, best.bytes});
+  if (accMem)
+    s.footprints.push_back({accMem->name, 2 * best.mb * best.nb * c.accTile});
   return s;
 }
 

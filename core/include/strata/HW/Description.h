@@ -93,6 +93,10 @@ struct MatrixIntrinsic {
   /// Explicit mantissa bits the engine keeps of each operand element (0: all
   /// of the operand type's), e.g. 10 for f32 operands read as TF32.
   int64_t inputMantissaBits = 0;
+  /// The scratchpad level the results accumulate in when it is not the one
+  /// the operands are staged in (a systolic array's accumulator SRAM); empty:
+  /// the accumulators share the operands' scratchpad.
+  std::string accumulator;
 };
 
 /// A loaded, validated description.
