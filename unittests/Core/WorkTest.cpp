@@ -32,6 +32,17 @@ TEST(Work, MatmulIsTwoMNK) {
   EXPECT_EQ(w.bytes, 4.0 * (8 * 16 + 16 * 4 + 8 * 4 + 8 * 4));
 }
 
+TEST(Work, MixedPrecisionMatmulIsTwoMNK) {
+  Work w = workOf(R"mlir(
+    func.func @mm(%a: tensor<8x16xbf16>, %b: tensor<16x4xbf16>,
+                  %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
+      %r = linalg.matmul ins(%a, %b : tensor<8x16xbf16>, tensor<16x4xbf16>)
+                         outs(%c : tensor<8x4xf32>) -> tensor<8x4xf32>
+      return %r : tensor<8x4xf32>
+    })mlir");
+  EXPECT_EQ(w.flops, 2.0 * 8 * 16 * 4); // the two extf are not arithmetic
+}
+
 TEST(Work, ElementwiseCountsBodyOps) {
   Work w = workOf(R"mlir(
     func.func @ew(%x: tensor<10xf32>) -> tensor<10xf32> {
