@@ -7,8 +7,10 @@
 #include "strata/Runtime/Check.h"
 #include "strata/Schedule/NarrowedInputs.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace strata;
@@ -51,6 +53,26 @@ rt::Manifest strata::describeProgram(mlir::ModuleOp input,
   return manifest;
 }
 
+/// Mantissa bits of the narrowest float a function rounds its own values
+/// to (arith.truncf to bf16 or f16 inside it); 0 if none. The host reference
+/// computes those values in f32 (strata-widen-floats), so its check allows
+/// that rounding.
+static int64_t roundedMantissaBits(mlir::ModuleOp module,
+                                   llvm::StringRef name) {
+  auto func = module.lookupSymbol<mlir::func::FuncOp>(name);
+  int64_t bits = 0;
+  if (func)
+    func.walk([&](mlir::arith::TruncFOp op) {
+      auto type = mlir::dyn_cast<mlir::FloatType>(
+          mlir::getElementTypeOrSelf(op.getType()));
+      if (type && type.getWidth() <= 16) {
+        int64_t kept = int64_t(type.getFPMantissaWidth()) - 1;
+        bits = bits == 0 ? kept : std::min(bits, kept);
+      }
+    });
+  return bits;
+}
+
 rt::Manifest strata::attachManifest(rt::Manifest manifest,
                                     mlir::ModuleOp compiled,
                                     const hw::Description &chip) {
@@ -60,6 +82,8 @@ rt::Manifest strata::attachManifest(rt::Manifest manifest,
   for (rt::FunctionInfo &f : manifest.functions) {
     auto rounded = narrowed.find(f.signature.name);
     int64_t bits = rounded == narrowed.end() ? 0 : rounded->second.mantissaBits;
+    if (int64_t own = roundedMantissaBits(compiled, f.signature.name))
+      bits = bits == 0 ? own : std::min(bits, own);
     f.tolerances.clear();
     for (const rt::TensorSpec &out : f.signature.outputs)
       f.tolerances.push_back(rt::tolerance(out.type, bits));
