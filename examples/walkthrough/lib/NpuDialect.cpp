@@ -4,6 +4,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -33,9 +34,9 @@ static LogicalResult checkView(Operation *op, StringRef name, Value memref,
                                ArrayRef<int64_t> sizes) {
   auto type = cast<MemRefType>(memref.getType());
   if (view.size() != sizes.size() + 1)
-    return op->emitOpError() << name << " view has " << view.size()
-                             << " entries, expected offset and "
-                             << sizes.size() << " strides";
+    return op->emitOpError()
+           << name << " view has " << view.size()
+           << " entries, expected offset and " << sizes.size() << " strides";
   int64_t last = view[0], first = view[0];
   for (size_t d = 0; d < sizes.size(); ++d) {
     if (sizes[d] <= 0)
@@ -62,14 +63,12 @@ template <typename Dma>
 static LogicalResult verifyDma(Dma op, Value dram, Value local) {
   if (spaceOf(dram.getType()) != Dram || spaceOf(local.getType()) == Dram)
     return op.emitOpError("moves between DRAM and a core's buffer");
-  if (getElementTypeOrSelf(dram.getType()) !=
-      getElementTypeOrSelf(local.getType()))
+  if (getElementTypeOrSelf(dram) != getElementTypeOrSelf(local))
     return op.emitOpError("expects the same element type on both sides");
-  if (failed(checkView(op, "source", op.getSrc(), op.getSrcView(),
-                       op.getSizes())))
-    return failure();
-  return checkView(op, "destination", op.getDst(), op.getDstView(),
-                   op.getSizes());
+  return success(succeeded(checkView(op, "source", op.getSrc(), op.getSrcView(),
+                                     op.getSizes())) &&
+                 succeeded(checkView(op, "destination", op.getDst(),
+                                     op.getDstView(), op.getSizes())));
 }
 LogicalResult DmaLoadOp::verify() {
   return verifyDma(*this, getSrc(), getDst());
@@ -79,31 +78,30 @@ LogicalResult DmaStoreOp::verify() {
 }
 
 LogicalResult MatmulOp::verify() {
-  Type a = getElementTypeOrSelf(getA().getType());
   if (spaceOf(getA().getType()) != Spad || spaceOf(getB().getType()) != Spad ||
       spaceOf(getAcc().getType()) != Acc)
     return emitOpError("reads the scratchpad and writes the accumulator");
-  if (a != getElementTypeOrSelf(getB().getType()))
+  if (getElementTypeOrSelf(getA()) != getElementTypeOrSelf(getB()))
     return emitOpError("expects operands of one element type");
   int64_t m = getM(), n = getN(), k = getK();
-  if (failed(checkView(*this, "a", getA(), getAView(), {m, k})) ||
-      failed(checkView(*this, "b", getB(), getBView(), {k, n})))
-    return failure();
-  return checkView(*this, "acc", getAcc(), getAccView(), {m, n});
+  return success(
+      succeeded(checkView(*this, "a", getA(), getAView(), {m, k})) &&
+      succeeded(checkView(*this, "b", getB(), getBView(), {k, n})) &&
+      succeeded(checkView(*this, "acc", getAcc(), getAccView(), {m, n})));
 }
 
 LogicalResult VectorOp::verify() {
-  static const std::pair<StringRef, int> arity[] = {
-      {"add", 2},   {"sub", 2},  {"mul", 2},   {"div", 2},   {"max", 2},
-      {"min", 2}, {"maxnum", 2}, {"minnum", 2},   {"copy", 1}, {"exp", 1},   {"tanh", 1},  {"erf", 1},
-      {"sqrt", 1},  {"rsqrt", 1}, {"recip", 1}, {"neg", 1},  {"abs", 1},
-      {"fill", 0},  {"adds", 1}, {"muls", 1}};
-  const auto *it = llvm::find_if(
-      arity, [&](const auto &entry) { return entry.first == getFn(); });
-  if (it == std::end(arity))
+  static const llvm::StringMap<int> arities = {
+      {"add", 2},  {"sub", 2},    {"mul", 2},    {"div", 2},   {"max", 2},
+      {"min", 2},  {"maxnum", 2}, {"minnum", 2}, {"copy", 1},  {"exp", 1},
+      {"tanh", 1}, {"erf", 1},    {"sqrt", 1},   {"rsqrt", 1}, {"recip", 1},
+      {"neg", 1},  {"abs", 1},    {"adds", 1},   {"muls", 1},  {"fill", 0}};
+  auto known = arities.find(getFn());
+  if (known == arities.end())
     return emitOpError() << "unknown function '" << getFn() << "'";
-  if (int64_t(getIns().size()) != it->second)
-    return emitOpError() << "'" << getFn() << "' takes " << it->second
+  int arity = known->second;
+  if (int64_t(getIns().size()) != arity)
+    return emitOpError() << "'" << getFn() << "' takes " << arity
                          << " inputs, got " << getIns().size();
   bool scalar = getFn() == "fill" || getFn() == "adds" || getFn() == "muls";
   if (scalar != getScalar().has_value())
@@ -116,8 +114,8 @@ LogicalResult VectorOp::verify() {
     if (spaceOf(v.getType()) == Dram)
       return emitOpError("works on a core's buffers, not DRAM");
   for (auto [in, view] : llvm::zip(getIns(), getInViews()))
-    if (failed(checkView(*this, "input",
-                         in, cast<DenseI64ArrayAttr>(view).asArrayRef(),
+    if (failed(checkView(*this, "input", in,
+                         cast<DenseI64ArrayAttr>(view).asArrayRef(),
                          getSizes())))
       return failure();
   return checkView(*this, "output", getOut(), getOutView(), getSizes());

@@ -13,18 +13,18 @@
 // (codegen::Hazards; the simulator checks this); a wait ends each linalg op.
 //
 //===----------------------------------------------------------------------===//
-#include "Npu/NpuPasses.h"
+#include "Npu/NpuDialect.h"
 #include "strata/Codegen/BlockGrid.h"
 #include "strata/Codegen/BodyValues.h"
 #include "strata/Codegen/Hazards.h"
 #include "strata/Schedule/Attributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "mlir/Pass/Pass.h"
 
 namespace npu {
+#define GEN_PASS_DECL
 #define GEN_PASS_DEF_NPULOWER
 #include "Npu/NpuPasses.h.inc"
 } // namespace npu
@@ -43,31 +43,25 @@ struct View {
 
 /// The vector-unit function of a body op ("": none).
 std::string vectorFn(Operation *op) {
+  static const llvm::StringMap<std::string> fns = {
+      {"arith.addf", "add"},       {"arith.addi", "add"},
+      {"arith.subf", "sub"},       {"arith.subi", "sub"},
+      {"arith.mulf", "mul"},       {"arith.muli", "mul"},
+      {"arith.divf", "div"},       {"arith.maximumf", "max"},
+      {"arith.maxsi", "max"},      {"arith.minimumf", "min"},
+      {"arith.minsi", "min"},      {"arith.maxnumf", "maxnum"},
+      {"arith.minnumf", "minnum"}, {"arith.negf", "neg"},
+      {"math.absf", "abs"},        {"math.exp", "exp"},
+      {"math.tanh", "tanh"},       {"math.erf", "erf"},
+      {"math.sqrt", "sqrt"},       {"math.rsqrt", "rsqrt"}};
   if (isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::ExtSIOp,
           arith::TruncIOp, arith::FPToSIOp>(op))
     return "copy";
-  return llvm::StringSwitch<std::string>(op->getName().getStringRef())
-      .Cases({"arith.addf", "arith.addi"}, "add")
-      .Cases({"arith.subf", "arith.subi"}, "sub")
-      .Cases({"arith.mulf", "arith.muli"}, "mul")
-      .Case("arith.divf", "div")
-      .Cases({"arith.maximumf", "arith.maxsi"}, "max")
-      .Cases({"arith.minimumf", "arith.minsi"}, "min")
-      .Case("arith.maxnumf", "maxnum")
-      .Case("arith.minnumf", "minnum")
-      .Case("arith.negf", "neg")
-      .Case("math.absf", "abs")
-      .Case("math.exp", "exp")
-      .Case("math.tanh", "tanh")
-      .Case("math.erf", "erf")
-      .Case("math.sqrt", "sqrt")
-      .Case("math.rsqrt", "rsqrt")
-      .Default("");
+  return fns.lookup(op->getName().getStringRef());
 }
 
 int64_t bytesOf(Type t, int64_t elements) {
-  return llvm::alignTo(
-      elements * llvm::divideCeil(t.getIntOrFloatBitWidth(), 8), 64);
+  return llvm::alignTo(elements * ((t.getIntOrFloatBitWidth() + 7) / 8), 64);
 }
 
 Ints withOffset(ArrayRef<int64_t> strides) {
@@ -90,12 +84,8 @@ public:
   LogicalResult lower(bool zeroInit);
 
 private:
-  Value buffer(int64_t core, unsigned space, Type type, int64_t elements,
-               const std::string &what) {
+  Value buffer(int64_t core, unsigned space, Type type, int64_t elements) {
     int64_t bytes = bytesOf(type, elements), &at = used[core][space];
-    if (core == 0)
-      layout[space] += llvm::formatv(
-          "{0}{1} {2} B", layout[space].empty() ? "" : ", ", what, bytes);
     auto memref = MemRefType::get({elements}, type, AffineMap(), space);
     Value buf = BufferOp::create(b, loc, memref, core, at);
     at += bytes;
@@ -106,16 +96,15 @@ private:
     auto shape = cast<MemRefType>(dram.getType()).getShape();
     Ints dramView = boxView(shape, box),
          localView = withOffset(rowMajorStrides(box.size));
-    Value t;
-    if (load)
-      t = DmaLoadOp::create(b, loc, token(), dram, local,
-                            hazards.after({}, {local}), box.size, dramView,
-                            localView, core);
-    else
-      t = DmaStoreOp::create(b, loc, token(), local, dram,
-                             hazards.after({local}, {}), box.size, localView,
-                             dramView, core);
-    load ? hazards.record(t, {}, {local}) : hazards.record(t, {local}, {});
+    SmallVector<Value> none, locals{local};
+    auto &reads = load ? none : locals, &writes = load ? locals : none;
+    SmallVector<Value> deps = hazards.after(reads, writes);
+    Value t =
+        load ? DmaLoadOp::create(b, loc, token(), dram, local, deps, box.size,
+                                 dramView, localView, core)
+             : Value(DmaStoreOp::create(b, loc, token(), local, dram, deps,
+                                        box.size, localView, dramView, core));
+    hazards.record(t, reads, writes);
   }
   void vector(StringRef fn, const View &out, ArrayRef<View> ins,
               ArrayRef<int64_t> sizes, int64_t core,
@@ -140,7 +129,6 @@ private:
   Location loc;
   int64_t cores, capacity[3];
   std::vector<std::array<int64_t, 3>> used;
-  std::string layout[3];
   Hazards hazards;
 };
 
@@ -152,27 +140,15 @@ LogicalResult Lowerer::lower(bool zeroInit) {
   if (failed(grid))
     return failure();
   BlockGrid &g = *grid;
-  size_t loops = g.extents.size();
   bool contraction = isContraction(op);
   OpOperand *out = op.getDpsInitOperand(0);
   Block &body = *op.getBlock();
   Value outArg = op.getMatchingBlockArgument(out);
-  Value yielded = body.getTerminator()->getOperand(0);
   bool readsOut = !outArg.use_empty() && !(contraction && zeroInit);
 
-  // A contraction's operands: A varies with m, B with n; k is reduced.
-  int64_t mLoop = -1, nLoop = -1, kLoop = -1;
-  OpOperand *aOp = nullptr, *bOp = nullptr;
-  if (contraction) {
-    AffineMap outMap = op.getMatchingIndexingMap(out);
-    mLoop = outMap.getDimPosition(outMap.getNumResults() - 2);
-    nLoop = outMap.getDimPosition(outMap.getNumResults() - 1);
-    kLoop = g.reductions.empty() ? -1 : g.reductions.back();
-    for (OpOperand *in : op.getDpsInputOperands())
-      (op.getMatchingIndexingMap(in).isFunctionOfDim(mLoop) ? aOp : bOp) = in;
-    if (!aOp || !bOp || kLoop < 0 || g.reductions.size() != 1)
-      return op.emitOpError("npu: not a matrix product of two operands");
-  }
+  FailureOr<ProductRoles> roles = productRoles(op);
+  if (contraction && failed(roles))
+    return op.emitOpError("npu: not a matrix product of two operands");
 
   // Scratchpad per core: two boxes per memref operand, the temporaries.
   // Elementwise blocks shrink until they fit: the core's model does not
@@ -198,36 +174,29 @@ LogicalResult Lowerer::lower(bool zeroInit) {
   Type outType = getElementTypeOrSelf(out->get().getType());
   Type accType = outType.isInteger() ? Type(b.getI32Type()) : b.getF32Type();
   struct PerCore {
-    SmallVector<SmallVector<Value, 2>> in;
-    SmallVector<Value, 2> out, acc;
+    SmallVector<std::array<Value, 2>> box; // per operand
+    std::array<Value, 2> acc;
     SmallVector<Value> temps;
     DenseMap<Value, View> values;
   };
   std::vector<PerCore> per(cores);
   for (int64_t c = 0; c < cores; ++c) {
-    for (OpOperand *in : op.getDpsInputOperands()) {
-      per[c].in.emplace_back();
-      if (isa<MemRefType>(in->get().getType()))
-        for (int copy = 0; copy < 2; ++copy)
-          per[c].in.back().push_back(
-              buffer(c, Spad, getElementTypeOrSelf(in->get().getType()),
-                     g.boxElements(in),
-                     llvm::formatv("input {0}", in->getOperandNumber())));
-    }
-    for (int copy = 0; copy < 2; ++copy) {
-      per[c].out.push_back(
-          buffer(c, Spad, outType, g.boxElements(out), "output"));
-      if (contraction)
-        per[c].acc.push_back(
-            buffer(c, Acc, accType, g.boxElements(out), "accumulator"));
-    }
+    per[c].box.resize(op->getNumOperands());
+    for (OpOperand &x : op->getOpOperands())
+      for (int copy = 0; copy < 2 && isa<MemRefType>(x.get().getType()); ++copy)
+        per[c].box[x.getOperandNumber()][copy] =
+            buffer(c, Spad, getElementTypeOrSelf(x.get().getType()),
+                   g.boxElements(&x));
+    for (int copy = 0; contraction && copy < 2; ++copy)
+      per[c].acc[copy] = buffer(c, Acc, accType, g.boxElements(out));
     for (Type t : slots.types)
-      per[c].temps.push_back(buffer(c, Spad, t, g.points(), "temporary"));
+      per[c].temps.push_back(buffer(c, Spad, t, g.points()));
   }
 
   // A body value: a box, a temporary, or a constant (a scalar input's too)
-  // as a one-element buffer filled once per core, read with stride 0.
-  auto valueOf = [&](PerCore &pc, Value v, int64_t c) -> FailureOr<View> {
+  // as a one-element buffer filled once per core, read with stride 0; no
+  // buffer after an error.
+  auto valueOf = [&](PerCore &pc, Value v, int64_t c) -> View {
     if (auto it = pc.values.find(v); it != pc.values.end())
       return it->second;
     Value outer = v;
@@ -236,13 +205,13 @@ LogicalResult Lowerer::lower(bool zeroInit) {
         arg.getArgNumber() < cast<BlockArgument>(outArg).getArgNumber())
       outer = op->getOperand(arg.getArgNumber());
     std::optional<double> k = constantValue(outer);
-    if (!k)
-      return op.emitOpError("npu: the body uses a value the vector unit "
-                            "cannot broadcast: ")
-             << v;
-    Value buf = buffer(c, Spad, v.getType(), 1, "constant");
+    if (!k) {
+      op.emitOpError("npu: the vector unit cannot broadcast ") << v;
+      return View();
+    }
+    Value buf = buffer(c, Spad, v.getType(), 1);
     vector("fill", {buf, Ints{0}}, {}, {1}, c, *k);
-    return pc.values[v] = View{buf, Ints(loops, 0)};
+    return pc.values[v] = View{buf, Ints(g.extents.size(), 0)};
   };
 
   std::vector<std::function<void()>> pendingStore(cores);
@@ -251,7 +220,7 @@ LogicalResult Lowerer::lower(bool zeroInit) {
     int64_t c = blk % cores, parity = (blk / cores) % 2;
     PerCore &pc = per[c];
     Box outBox = g.box(out, g.start(blk, 0));
-    Value outBuf = pc.out[parity],
+    Value outBuf = pc.box[out->getOperandNumber()][parity],
           accBuf = contraction ? pc.acc[parity] : Value();
     Ints outStrides = g.loopStrides(out, outBox.size);
     for (int64_t step = 0; step < g.numSteps(); ++step, ++stepIndex) {
@@ -261,8 +230,8 @@ LogicalResult Lowerer::lower(bool zeroInit) {
         if (!isa<MemRefType>(in->get().getType()))
           continue;
         Box box = g.box(in, at);
-        dma(true, rootBuffer(in->get()), pc.in[i][stage], box, c);
-        pc.values[body.getArgument(i)] = {pc.in[i][stage],
+        dma(true, rootBuffer(in->get()), pc.box[i][stage], box, c);
+        pc.values[body.getArgument(i)] = {pc.box[i][stage],
                                           g.loopStrides(in, box.size)};
       }
       if (step == 0) {
@@ -277,16 +246,16 @@ LogicalResult Lowerer::lower(bool zeroInit) {
       }
       pc.values[outArg] = {outBuf, outStrides};
       if (contraction) {
-        Ints as = g.loopStrides(aOp, g.box(aOp, at).size),
-             bs = g.loopStrides(bOp, g.box(bOp, at).size);
-        Value a = pc.in[aOp->getOperandNumber()][stage],
-              bb = pc.in[bOp->getOperandNumber()][stage];
+        const ProductRoles &r = *roles;
+        Ints as = g.loopStrides(r.a, g.box(r.a, at).size),
+             bs = g.loopStrides(r.b, g.box(r.b, at).size);
+        Value a = pc.box[r.a->getOperandNumber()][stage],
+              bb = pc.box[r.b->getOperandNumber()][stage];
         Value t = MatmulOp::create(
             b, loc, token(), a, bb, accBuf, hazards.after({a, bb}, {accBuf}),
-            sizes[mLoop], sizes[nLoop], sizes[kLoop],
-            Ints{0, as[mLoop], as[kLoop]}, Ints{0, bs[kLoop], bs[nLoop]},
-            Ints{0, outStrides[mLoop], outStrides[nLoop]}, readsOut || step > 0,
-            c);
+            sizes[r.m], sizes[r.n], sizes[r.k], Ints{0, as[r.m], as[r.k]},
+            Ints{0, bs[r.k], bs[r.n]},
+            Ints{0, outStrides[r.m], outStrides[r.n]}, readsOut || step > 0, c);
         hazards.record(t, {a, bb}, {accBuf});
         continue;
       }
@@ -297,16 +266,12 @@ LogicalResult Lowerer::lower(bool zeroInit) {
         std::string fn = vectorFn(&bodyOp);
         if (fn.empty())
           return bodyOp.emitOpError("cannot run on the npu: its vector unit "
-                                    "has add, sub, mul, div, max, min, maxnum, minnum, neg, "
-                                    "abs, exp, tanh, erf, sqrt, rsqrt and "
-                                    "conversions");
+                                    "has no such function");
         SmallVector<View> ins;
-        for (Value v : bodyOp.getOperands()) {
-          FailureOr<View> in = valueOf(pc, v, c);
-          if (failed(in))
-            return failure();
-          ins.push_back(*in);
-        }
+        for (Value v : bodyOp.getOperands())
+          ins.push_back(valueOf(pc, v, c));
+        if (llvm::any_of(ins, [](const View &in) { return !in.buf; }))
+          return failure();
         View dst{outBuf, outStrides};
         if (&bodyOp != direct)
           dst = {pc.temps[slots.slotOf[bodyOp.getResult(0)]],
@@ -314,12 +279,12 @@ LogicalResult Lowerer::lower(bool zeroInit) {
         vector(fn, dst, ins, sizes, c);
         pc.values[bodyOp.getResult(0)] = dst;
       }
-      if (!direct) {
-        FailureOr<View> result = valueOf(pc, yielded, c);
-        if (failed(result))
-          return failure();
-        vector("copy", {outBuf, outStrides}, {*result}, sizes, c);
-      }
+      View result =
+          direct ? View() : valueOf(pc, body.getTerminator()->getOperand(0), c);
+      if (!direct && !result.buf)
+        return failure();
+      if (!direct)
+        vector("copy", {outBuf, outStrides}, {result}, sizes, c);
     }
     // A contraction's f32 results leave from the accumulator; narrower ones
     // are converted into the scratchpad first.
@@ -340,10 +305,10 @@ LogicalResult Lowerer::lower(bool zeroInit) {
   WaitOp::create(b, loc);
   for (int space : {Spad, Acc})
     if (used[0][space] > capacity[space])
-      return op.emitOpError(llvm::formatv(
-          "npu: needs {0} bytes of {1} per core ({2}), more than its {3}",
-          used[0][space], space == Spad ? "scratchpad" : "accumulator",
-          layout[space], capacity[space]));
+      return op.emitOpError("npu: needs ")
+             << used[0][space] << " bytes of "
+             << (space == Spad ? "scratchpad" : "accumulator")
+             << " per core, more than its " << capacity[space];
   return success();
 }
 
@@ -357,10 +322,8 @@ struct NpuLower : npu::impl::NpuLowerBase<NpuLower> {
     // matrix intrinsic names the accumulator (validated by the plugin).
     int64_t cores = 1, spad = 0, acc = 0;
     for (const strata::hw::MemoryLevel &mem : chip->memory) {
-      if (mem.engine && !spad) {
-        spad = mem.capacityBytes;
-        cores = chip->totalUnits(mem.owner);
-      }
+      if (mem.engine && !spad)
+        spad = mem.capacityBytes, cores = chip->totalUnits(mem.owner);
       if (mem.name == chip->matrix.front().accumulator)
         acc = mem.capacityBytes;
     }
@@ -374,14 +337,14 @@ struct NpuLower : npu::impl::NpuLowerBase<NpuLower> {
     SmallVector<linalg::LinalgOp> ops;
     module.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     // A zero fill right before a contraction: the array starts from zero.
-    llvm::SmallPtrSet<Operation *, 8> folded;
     DenseSet<Operation *> zeroInit;
     for (linalg::LinalgOp op : ops)
-      if (linalg::FillOp fill =
-              isContraction(op) ? zeroFillBefore(op) : linalg::FillOp())
-        folded.insert(fill), zeroInit.insert(op);
+      if (isContraction(op) && zeroFillBefore(op))
+        zeroInit.insert(op);
     for (linalg::LinalgOp op : ops) {
-      if (!folded.count(op) &&
+      bool folded =
+          isa<linalg::FillOp>(op) && zeroInit.count(op->getNextNode());
+      if (!folded &&
           failed(Lowerer(op, cores, spad, acc).lower(zeroInit.count(op))))
         return signalPassFailure();
       op->erase();

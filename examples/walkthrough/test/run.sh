@@ -17,10 +17,12 @@ command -v ccache >/dev/null && gen+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "FAIL: $*"; exit 1; }
 
-echo "== the plugin: at most 500 lines of C++, no npu in the core"
-lines=$(cat "$here"/lib/*.cpp "$here"/include/Npu/*.h | wc -l)
-echo "plugin: $lines lines of C++ (lib/, include/Npu/*.h)"
-[ "$lines" -le 500 ] || fail "the plugin has $lines lines, more than 500"
+echo "== the plugin: at most 500 lines of C++ code, no npu in the core"
+# Lines of code as cloc counts them: neither blank nor only a comment.
+lines=$(cat "$here"/lib/*.cpp "$here"/include/Npu/*.h |
+        grep -v '^[[:space:]]*$' | grep -cv '^[[:space:]]*//')
+echo "plugin: $lines lines of C++ code (lib/*.cpp, include/Npu/*.h)"
+[ "$lines" -le 500 ] || fail "the plugin has $lines lines of code, more than 500"
 if grep -ril npu "$src/core"; then fail "the core names the npu"; fi
 
 echo "== installed: find_package(Strata)"
@@ -49,7 +51,7 @@ expect_error() { # expect_error PATTERN COMMAND...
     echo "$out"; fail "expected \"$pattern\" in the error"; }
   echo "$out" | head -3
 }
-expect_error "array needs m and k multiples of 12" \
+expect_error "intrinsic shape does not divide its tile constraints" \
   compile --target="$here/test/bad/array.json" "$here/programs/matmul.mlir" \
   -o "$work/x"
 expect_error "more than the 2048 bytes of 'spad'" \
