@@ -72,6 +72,18 @@ TEST(BlockGrid, BlocksStepsAndBoxesFollowTheSchedule) {
   EXPECT_EQ(grid->block, (Ints{16, 24, 16})); // n halved, then m
 }
 
+TEST(BlockGrid, ProductRolesOfAMatmulAndNotOfAFill) {
+  Program p(kMatmul);
+  auto roles = productRoles(p.ops[1]);
+  ASSERT_TRUE(succeeded(roles));
+  EXPECT_EQ(roles->m, 0);
+  EXPECT_EQ(roles->n, 1);
+  EXPECT_EQ(roles->k, 2);
+  EXPECT_EQ(roles->a, p.ops[1].getDpsInputOperand(0));
+  EXPECT_EQ(roles->b, p.ops[1].getDpsInputOperand(1));
+  EXPECT_TRUE(failed(productRoles(p.ops[0])));
+}
+
 TEST(BlockGrid, UnscheduledOpIsOneBlock) {
   Program p(kMatmul);
   auto grid = BlockGrid::of(p.ops[0]);

@@ -318,18 +318,21 @@ TEST(ScratchpadModel, ConvolutionChannelsMustBeWholeTiles) {
 // An intrinsic with its own accumulator memory (a systolic array's): the
 // partial sums leave the scratchpad, two blocks of accumulators must fit
 // the accumulator, and a smaller one shrinks the block.
+/// The description with an accumulator memory of `bytes` beside the
+/// scratchpad, named by every matrix intrinsic.
+hw::Description withAccumulator(int64_t bytes) {
+  return edited([&](nlohmann::json &doc) {
+    nlohmann::json acc = scratchpad(doc);
+    acc["name"] = "acc";
+    acc["capacity_bytes"] = bytes;
+    acc.erase("engine");
+    doc["memory"].push_back(acc);
+    for (nlohmann::json &mi : doc["matrix"])
+      mi["accumulator"] = "acc";
+  });
+}
+
 TEST(ScratchpadModel, AccumulatorMemoryHoldsTwoBlocks) {
-  auto withAccumulator = [](int64_t bytes) {
-    return edited([&](nlohmann::json &doc) {
-      nlohmann::json acc = scratchpad(doc);
-      acc["name"] = "acc";
-      acc["capacity_bytes"] = bytes;
-      acc.erase("engine");
-      doc["memory"].push_back(acc);
-      for (nlohmann::json &mi : doc["matrix"])
-        mi["accumulator"] = "acc";
-    });
-  };
   LoopNest nest = bf16Matmul(2048, 2048, 2048, "f32");
   Schedule large = schedule(nest, withAccumulator(1 << 20));
   Schedule small = schedule(nest, withAccumulator(16 * 1024));
@@ -346,6 +349,23 @@ TEST(ScratchpadModel, AccumulatorMemoryHoldsTwoBlocks) {
   ASSERT_FALSE(bool(none));
   EXPECT_NE(llvm::toString(none.takeError()).find("do not fit in accumulator"),
             std::string::npos);
+}
+
+TEST(ScratchpadModel, AccumulatedResultsLeaveFromTheAccumulator) {
+  // f32 results move from the accumulator to DRAM: the scratchpad holds the
+  // operands' stages only. bf16 results are converted a block at a time
+  // into the scratchpad (two blocks).
+  for (const char *out : {"f32", "bf16"}) {
+    Schedule s =
+        schedule(bf16Matmul(1024, 1024, 1024, out), withAccumulator(1 << 20));
+    const std::vector<int64_t> &t = s.tiles.front().sizes;
+    int64_t operands = s.stages * (t[0] * t[2] + t[2] * t[1]) * 2;
+    int64_t staging = std::string(out) == "f32" ? 0 : 2 * t[0] * t[1] * 2;
+    ASSERT_FALSE(s.footprints.empty());
+    // (plus a few synchronization words where operands are multicast)
+    EXPECT_GE(s.footprints[0].second, operands + staging) << out;
+    EXPECT_LE(s.footprints[0].second, operands + staging + 256) << out;
+  }
 }
 
 } // namespace

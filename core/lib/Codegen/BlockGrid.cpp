@@ -33,6 +33,31 @@ Ints strata::codegen::boxView(ArrayRef<int64_t> shape, const Box &box) {
   return view;
 }
 
+FailureOr<ProductRoles> strata::codegen::productRoles(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 1)
+    return failure();
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() < 2 || !out.isProjectedPermutation())
+    return failure();
+  ProductRoles roles;
+  roles.m = out.getDimPosition(out.getNumResults() - 2);
+  roles.n = out.getDimPosition(out.getNumResults() - 1);
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  roles.k = reductions.front();
+  roles.a = op.getDpsInputOperand(0);
+  roles.b = op.getDpsInputOperand(1);
+  auto byM = [&](OpOperand *x) {
+    return op.getMatchingIndexingMap(x).isFunctionOfDim(roles.m);
+  };
+  if (byM(roles.b))
+    std::swap(roles.a, roles.b);
+  if (!byM(roles.a) || byM(roles.b))
+    return failure();
+  return roles;
+}
+
 FailureOr<BlockGrid> BlockGrid::of(linalg::LinalgOp op) {
   BlockGrid grid;
   grid.op = op;

@@ -115,7 +115,13 @@ void forEachBuffer(const Contraction &c, int64_t mb, int64_t nb, int64_t kb,
   add("b", stages, kb, nb, stages * kb * nb * c.bTile);
   if (!c.accCapacity && llvm::divideCeilSigned(c.kt, kb) > 1)
     add("partial sums", 1, mb, nb, mb * nb * c.accTile);
-  add("output", 2, 1, nb, 2 * nb * c.outTile);
+  // Results leave a row of tiles at a time through the scratchpad; with an
+  // accumulator memory they move from it directly, or, converted to a
+  // narrower output type, a block at a time.
+  if (!c.accCapacity)
+    add("output", 2, 1, nb, 2 * nb * c.outTile);
+  else if (c.outTile != c.accTile)
+    add("output", 2, mb, nb, 2 * mb * nb * c.outTile);
   if (c.channels) // a convolution's padding rows are copied from it
     add("zero tile", 1, 1, 1, c.aTile);
   int64_t words = 2 * (int64_t(mcA) + int64_t(mcB));

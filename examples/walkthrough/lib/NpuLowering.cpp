@@ -133,12 +133,9 @@ private:
 };
 
 LogicalResult Lowerer::lower(bool zeroInit) {
-  if (op.getNumDpsInits() != 1)
-    return op.emitOpError("npu: one output per op, got ")
-           << op.getNumDpsInits();
   FailureOr<BlockGrid> grid = BlockGrid::of(op);
-  if (failed(grid))
-    return failure();
+  if (failed(grid) || op.getNumDpsInits() != 1)
+    return failed(grid) ? failure() : op.emitOpError("npu: expects one output");
   BlockGrid &g = *grid;
   bool contraction = isContraction(op);
   OpOperand *out = op.getDpsInitOperand(0);
@@ -182,13 +179,15 @@ LogicalResult Lowerer::lower(bool zeroInit) {
   std::vector<PerCore> per(cores);
   for (int64_t c = 0; c < cores; ++c) {
     per[c].box.resize(op->getNumOperands());
+    for (int copy = 0; contraction && copy < 2; ++copy)
+      per[c].acc[copy] = buffer(c, Acc, accType, g.boxElements(out));
     for (OpOperand &x : op->getOpOperands())
       for (int copy = 0; copy < 2 && isa<MemRefType>(x.get().getType()); ++copy)
         per[c].box[x.getOperandNumber()][copy] =
-            buffer(c, Spad, getElementTypeOrSelf(x.get().getType()),
-                   g.boxElements(&x));
-    for (int copy = 0; contraction && copy < 2; ++copy)
-      per[c].acc[copy] = buffer(c, Acc, accType, g.boxElements(out));
+            &x == out && contraction && outType == accType
+                ? per[c].acc[copy] // results move to and from the accumulator
+                : buffer(c, Spad, getElementTypeOrSelf(x.get().getType()),
+                         g.boxElements(&x));
     for (Type t : slots.types)
       per[c].temps.push_back(buffer(c, Spad, t, g.points()));
   }
@@ -239,7 +238,7 @@ LogicalResult Lowerer::lower(bool zeroInit) {
           pendingStore[c]();
         if (readsOut) {
           dma(true, outDram, outBuf, outBox, c);
-          if (contraction)
+          if (contraction && accBuf != outBuf)
             vector("copy", {accBuf, outStrides}, {{outBuf, outStrides}}, sizes,
                    c);
         }

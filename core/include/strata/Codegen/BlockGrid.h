@@ -35,6 +35,17 @@ struct Box {
 /// array of `shape`.
 Ints boxView(llvm::ArrayRef<int64_t> shape, const Box &box);
 
+/// The loops and operands of a matrix product C[.., m, n] (+)= A[.., m, k] *
+/// B[.., k, n], batch loops allowed.
+struct ProductRoles {
+  int64_t m, n, k;
+  mlir::OpOperand *a, *b;
+};
+/// Fails, without an error, unless `op` has two inputs, one output whose
+/// last two dimensions are loops, one reduction loop and exactly one input
+/// indexed by the output's row loop.
+mlir::FailureOr<ProductRoles> productRoles(mlir::linalg::LinalgOp op);
+
 class BlockGrid {
 public:
   /// The grid of `op` from its schedule. Fails with an error on `op` when a
