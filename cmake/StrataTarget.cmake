@@ -27,6 +27,9 @@ function(strata_add_target)
   if(static_registry)
     set(lib StrataTarget_${ARG_NAME})
     add_library(${lib} STATIC ${ARG_SOURCES})
+    # Linked into Strata's shared tool library: position-independent even
+    # when the vendor project (add_subdirectory) does not ask for it.
+    set_target_properties(${lib} PROPERTIES POSITION_INDEPENDENT_CODE ON)
     target_link_libraries(${lib} PUBLIC Strata::StrataCore ${ARG_LINK})
     if(COMMAND strata_set_compile_options AND DEFINED STRATA_SOURCE_DIR)
       strata_set_compile_options(${lib})

@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# Builds the toy vendor project against Strata both ways and runs it:
+# Builds the toy vendor project against an installed Strata and runs it:
 #   run.sh STRATA_SOURCE STRATA_BUILD WORK_DIR
-# 1. find_package: install the built Strata, build the plugin as a loadable
-#    library, compile and check a program for the toy chip with the
-#    installed tools.
-# 2. add_subdirectory: build Strata from source inside the vendor project
-#    with the plugin registered statically.
+# find_package: install the built Strata, build the plugin as a loadable
+# library, compile and check a program for the toy chip with the installed
+# tools. (The add_subdirectory way is built by the walkthrough's test,
+# examples/walkthrough/test/run.sh.)
 set -euo pipefail
 src=$1 build=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,9 +28,4 @@ plugin="$work/installed/libStrataPlugin_toy.so"
 nm -D "$work/matmul.so" | grep -q _mlir_ciface_matmul
 echo "installed tools compiled matmul for the toy chip"
 
-echo "== add_subdirectory(strata)"
-cmake -S "$here/subdir" -B "$work/subdir" "${gen[@]}" \
-  -DSTRATA_SOURCE="$src" >/dev/null
-cmake --build "$work/subdir" >/dev/null
-"$work/subdir/consumer" "$here/toychip/toy.json"
 echo "consumer project: PASS"
