@@ -210,11 +210,12 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
       if (!error)
         nodes.back().scalar = float(c);
     } else if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp,
-                   arith::MaximumFOp>(inst)) {
-      llvm::StringRef kind = isa<arith::AddFOp>(inst)   ? "add"
-                             : isa<arith::SubFOp>(inst) ? "sub"
-                             : isa<arith::MulFOp>(inst) ? "mul"
-                                                        : "max";
+                   arith::MaximumFOp, arith::MinimumFOp>(inst)) {
+      llvm::StringRef kind = isa<arith::AddFOp>(inst)       ? "add"
+                             : isa<arith::SubFOp>(inst)     ? "sub"
+                             : isa<arith::MulFOp>(inst)     ? "mul"
+                             : isa<arith::MinimumFOp>(inst) ? "min"
+                                                            : "max";
       error = add(Node::Binary, &inst, kind,
                   {inst.getOperand(0), inst.getOperand(1)});
     } else if (isa<arith::DivFOp>(inst) && !constantValue(inst.getOperand(0)) &&

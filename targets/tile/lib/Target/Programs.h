@@ -40,7 +40,7 @@ struct Expression {
   struct Step {
     enum Kind { Load, Binary, Unary, Scalar, Copy } kind = Load;
     int operand = 0;      // Load: which operand
-    std::string op;       // Binary: add, sub, mul, max; Unary: exp, gelu, ...;
+    std::string op;       // Binary: add, sub, mul, max, min; Unary: exp, ...;
                           // Scalar: add, sub, rsub, mul, max, min
     float scalar = 0;     // Scalar: the immediate (in place, like Unary)
     int lhs = 0, rhs = 0; // Binary: the operands' slots; Copy: the source

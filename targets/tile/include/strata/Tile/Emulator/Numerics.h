@@ -78,7 +78,7 @@ void matmulAccumulate(const float *a, const float *b, float *c, int64_t m,
 /// How the second operand of an elementwise op is broadcast.
 enum class BroadcastKind : uint8_t { None, Col, Row, Scalar };
 
-/// out = a op b (op: Add, Sub, Mul or Max), b broadcast as given.
+/// out = a op b (op: Add, Sub, Mul, Max or Min), b broadcast as given.
 void eltwiseBinary(VectorOp op, const float *a, const float *b, float *out,
                    int64_t rows, int64_t cols, BroadcastKind broadcast);
 

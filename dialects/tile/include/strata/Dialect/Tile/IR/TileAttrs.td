@@ -38,7 +38,7 @@ def Tile_ShardStrategyAttr
 
 def Tile_BinaryKind : I32Enum<"BinaryKind", "elementwise binary operation", [
     I32EnumCase<"add", 0>, I32EnumCase<"sub", 1>, I32EnumCase<"mul", 2>,
-    I32EnumCase<"max", 3>]> {
+    I32EnumCase<"max", 3>, I32EnumCase<"min", 4>]> {
   let cppNamespace = "::strata::tile";
 }
 def Tile_BinaryKindAttr : EnumAttr<Tile_Dialect, Tile_BinaryKind, "binary">;
