@@ -144,32 +144,17 @@ public:
   }
 
   std::string lastLaunchReport() const override { return lastReport; }
-  std::unique_ptr<Timer> createTimer() override;
-
-  /// Simulated seconds of all launches so far.
-  double simulatedSeconds = 0;
+  std::unique_ptr<Timer> createTimer() override {
+    return createModeledTimer(simulatedSeconds);
+  }
 
 private:
+  /// Simulated seconds of all launches so far.
+  double simulatedSeconds = 0;
   std::string chipName;
   npu::SimParams params;
   std::string lastReport;
 };
-
-/// Reports the simulated time of the launches between start and stop.
-class SimulatedTimer final : public Timer {
-public:
-  explicit SimulatedTimer(const NpuDevice &device) : device(device) {}
-  void start() override { begin = device.simulatedSeconds; }
-  double stop() override { return device.simulatedSeconds - begin; }
-
-private:
-  const NpuDevice &device;
-  double begin = 0;
-};
-
-std::unique_ptr<Timer> NpuDevice::createTimer() {
-  return std::make_unique<SimulatedTimer>(*this);
-}
 
 } // namespace
 

@@ -44,6 +44,11 @@ public:
   virtual double stop() = 0;
 };
 
+/// A timer over a device's running total of modeled seconds (a simulator's
+/// or cycle model's time, added per launch): stop() gives what the launches
+/// since start() added. `total` must outlive the timer.
+std::unique_ptr<Timer> createModeledTimer(const double &total);
+
 class Device {
 public:
   virtual ~Device();

@@ -220,7 +220,9 @@ public:
     return llvm::Error::success();
   }
 
-  std::unique_ptr<Timer> createTimer() override;
+  std::unique_ptr<Timer> createTimer() override {
+    return createModeledTimer(predictedSeconds);
+  }
 
   static const char *formatName(TileFormat format) {
     return format == TileFormat::BF16 ? "bf16" : "f32";
@@ -457,22 +459,6 @@ private:
   CycleModelParams params;
   std::string lastReport;
 };
-
-/// Reports the predicted time of the launches between start and stop.
-class PredictedTimer final : public Timer {
-public:
-  explicit PredictedTimer(const TileDevice &device) : device(device) {}
-  void start() override { begin = device.predictedSeconds; }
-  double stop() override { return device.predictedSeconds - begin; }
-
-private:
-  const TileDevice &device;
-  double begin = 0;
-};
-
-std::unique_ptr<Timer> TileDevice::createTimer() {
-  return std::make_unique<PredictedTimer>(*this);
-}
 
 } // namespace
 
