@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Programs.h"
+#include "strata/Codegen/BodyValues.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -37,6 +38,7 @@
 
 using namespace mlir;
 using namespace strata::tile;
+using strata::codegen::constantValue;
 
 namespace {
 bool isConstant(Value v, double expected) {
@@ -87,15 +89,6 @@ Value matchErfGelu(Operation *g, SmallPtrSetImpl<Operation *> &inner) {
     return t;
   }
   return {};
-}
-
-/// The value of a float constant, if `v` is one.
-std::optional<double> constantValue(Value v) {
-  auto cst = v.getDefiningOp<arith::ConstantOp>();
-  auto value = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
-  if (!value)
-    return std::nullopt;
-  return value.getValueAsDouble();
 }
 
 /// `inst` as x op scalar: the operation's name for tile.unary_scalar, x
