@@ -60,10 +60,6 @@ std::string vectorFn(Operation *op) {
   return fns.lookup(op->getName().getStringRef());
 }
 
-int64_t bytesOf(Type t, int64_t elements) {
-  return llvm::alignTo(elements * ((t.getIntOrFloatBitWidth() + 7) / 8), 64);
-}
-
 Ints withOffset(ArrayRef<int64_t> strides) {
   Ints view{0};
   view.append(strides.begin(), strides.end());
@@ -78,12 +74,18 @@ bool isContraction(linalg::LinalgOp op) {
 /// Emits one linalg op as npu code.
 class Lowerer {
 public:
-  Lowerer(linalg::LinalgOp op, int64_t cores, int64_t spad, int64_t acc)
+  Lowerer(linalg::LinalgOp op, int64_t cores, int64_t spad, int64_t acc,
+          int64_t align)
       : op(op), b(op), loc(op.getLoc()), cores(cores), capacity{0, spad, acc},
-        used(cores, {0, 0, 0}) {}
+        align(align), used(cores, {0, 0, 0}) {}
   LogicalResult lower(bool zeroInit);
 
 private:
+  /// Bytes of `elements` values of `t`, rounded to the scratchpad's alignment.
+  int64_t bytesOf(Type t, int64_t elements) const {
+    return llvm::alignTo(elements * ((t.getIntOrFloatBitWidth() + 7) / 8),
+                         align);
+  }
   Value buffer(int64_t core, unsigned space, Type type, int64_t elements) {
     int64_t bytes = bytesOf(type, elements), &at = used[core][space];
     auto memref = MemRefType::get({elements}, type, AffineMap(), space);
@@ -127,7 +129,7 @@ private:
   linalg::LinalgOp op;
   OpBuilder b;
   Location loc;
-  int64_t cores, capacity[3];
+  int64_t cores, capacity[3], align;
   std::vector<std::array<int64_t, 3>> used;
   Hazards hazards;
 };
@@ -152,19 +154,17 @@ LogicalResult Lowerer::lower(bool zeroInit) {
   // see the body's temporaries.
   Operation *direct = contraction ? nullptr : directWriter(op);
   BodySlots slots = contraction ? BodySlots() : assignBodySlots(op, direct);
-  auto footprint = [&](const BlockGrid &g) {
-    int64_t bytes = 0;
-    for (OpOperand &operand : op->getOpOperands())
-      if (isa<MemRefType>(operand.get().getType()))
-        bytes += 2 * bytesOf(getElementTypeOrSelf(operand.get().getType()),
-                             g.boxElements(&operand));
-    for (Type t : slots.types)
-      bytes += bytesOf(t, g.points());
-    return bytes;
-  };
   if (!contraction)
-    g.shrinkUntil(
-        [&](const BlockGrid &g) { return footprint(g) <= capacity[Spad]; });
+    g.shrinkUntil([&](const BlockGrid &g) {
+      int64_t bytes = 0;
+      for (OpOperand &operand : op->getOpOperands())
+        if (isa<MemRefType>(operand.get().getType()))
+          bytes += 2 * bytesOf(getElementTypeOrSelf(operand.get().getType()),
+                               g.boxElements(&operand));
+      for (Type t : slots.types)
+        bytes += bytesOf(t, g.points());
+      return bytes <= capacity[Spad];
+    });
 
   // Buffers per core: two copies of each input box and of the output box
   // (and the accumulator of a contraction), the temporaries.
@@ -319,10 +319,11 @@ struct NpuLower : npu::impl::NpuLowerBase<NpuLower> {
       return signalPassFailure();
     // The scratchpad with a DMA engine stages operands, one per core; the
     // matrix intrinsic names the accumulator (validated by the plugin).
-    int64_t cores = 1, spad = 0, acc = 0;
+    int64_t cores = 1, spad = 0, acc = 0, align = 1;
     for (const strata::hw::MemoryLevel &mem : chip->memory) {
       if (mem.engine && !spad)
-        spad = mem.capacityBytes, cores = chip->totalUnits(mem.owner);
+        spad = mem.capacityBytes, cores = chip->totalUnits(mem.owner),
+        align = mem.alignmentBytes;
       if (mem.name == chip->matrix.front().accumulator)
         acc = mem.capacityBytes;
     }
@@ -343,8 +344,8 @@ struct NpuLower : npu::impl::NpuLowerBase<NpuLower> {
     for (linalg::LinalgOp op : ops) {
       bool folded =
           isa<linalg::FillOp>(op) && zeroInit.count(op->getNextNode());
-      if (!folded &&
-          failed(Lowerer(op, cores, spad, acc).lower(zeroInit.count(op))))
+      Lowerer lowerer(op, cores, spad, acc, align);
+      if (!folded && failed(lowerer.lower(zeroInit.count(op))))
         return signalPassFailure();
       op->erase();
     }
