@@ -8,6 +8,7 @@
 #include "NpuSimulator.h"
 
 #include "Npu/NpuDialect.h"
+#include "strata/rt/HalfFloat.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -112,38 +113,6 @@ template <typename T> T get(const uint8_t *p) {
 template <typename T> void put(uint8_t *p, T value) {
   std::memcpy(p, &value, sizeof(T));
 }
-float fromBits(uint32_t bits) { return get<float>((const uint8_t *)&bits); }
-uint32_t toBits(float f) { return get<uint32_t>((const uint8_t *)&f); }
-
-/// Rounds to nearest even; NaNs stay (quiet) NaNs.
-uint16_t toBf16(float f) {
-  uint32_t x = toBits(f);
-  if (std::isnan(f))
-    return uint16_t((x >> 16) | 0x40);
-  return uint16_t((x + 0x7fff + ((x >> 16) & 1)) >> 16);
-}
-uint16_t toF16(float f) {
-  uint32_t x = toBits(f), sign = (x >> 16) & 0x8000;
-  x &= 0x7fffffff;
-  if (x > 0x7f800000)
-    return uint16_t(sign | 0x7e00);
-  if (x >= 0x47800000) // 65536 and up
-    return uint16_t(sign | 0x7c00);
-  if (x < 0x38800000) // below 2^-14: a subnormal, in units of 2^-24
-    return uint16_t(sign | uint32_t(std::nearbyint(fromBits(x) * 0x1p24f)));
-  // Round to nearest even at bit 13 and rebias the exponent (127 -> 15); a
-  // carry out of the mantissa bumps the exponent, up to infinity.
-  x += 0xfff + ((x >> 13) & 1);
-  return uint16_t(sign | ((x - 0x38000000) >> 13));
-}
-float fromF16(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000) << 16, exp = (h >> 10) & 0x1f,
-           mant = h & 0x3ff;
-  if (exp == 0)
-    return (sign ? -1.0f : 1.0f) * std::ldexp(float(mant), -24);
-  return fromBits(sign | (exp == 31 ? 0x7f800000 : (exp + 112) << 23) |
-                  (mant << 13));
-}
 
 /// A float stored into an integer truncates toward zero (as arith.fptosi),
 /// saturating instead of overflowing; NaN gives 0.
@@ -167,8 +136,8 @@ struct Mem {
   double loadF(int64_t i) const {
     const uint8_t *q = data + i * bytes;
     return type == Elt::F32    ? get<float>(q)
-           : type == Elt::BF16 ? fromBits(uint32_t(get<uint16_t>(q)) << 16)
-           : type == Elt::F16  ? fromF16(get<uint16_t>(q))
+           : type == Elt::BF16 ? strata::rt::fromBF16(get<uint16_t>(q))
+           : type == Elt::F16  ? strata::rt::fromF16(get<uint16_t>(q))
            : type == Elt::F64  ? get<double>(q)
                                : double(loadI(i));
   }
@@ -185,7 +154,8 @@ struct Mem {
     if (type == Elt::F32)
       put(q, float(v));
     else if (type == Elt::BF16 || type == Elt::F16)
-      put(q, type == Elt::BF16 ? toBf16(float(v)) : toF16(float(v)));
+      put(q, type == Elt::BF16 ? strata::rt::toBF16(float(v))
+                               : strata::rt::toF16(float(v)));
     else if (type == Elt::F64)
       put(q, v);
     else
