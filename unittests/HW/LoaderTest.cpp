@@ -337,6 +337,33 @@ TEST(HWLoader, InputMantissaBits) {
   EXPECT_TRUE(errorAt(result, "/matrix/0/input_mantissa_bits"));
 }
 
+TEST(HWLoader, OperandAndResultRates) {
+  json doc = tinyDoc();
+  LoadResult result = load(doc);
+  ASSERT_TRUE(result) << result.formatErrors();
+  EXPECT_EQ(result.description->matrix[0].operandBytesPerCycleOne, 0.0);
+  doc["matrix"][0]["operand_bytes_per_cycle"] = {{"one", 64}, {"two", 80}};
+  doc["matrix"][0]["result_bytes_per_cycle"] = 64;
+  result = load(doc);
+  ASSERT_TRUE(result) << result.formatErrors();
+  EXPECT_EQ(result.description->matrix[0].operandBytesPerCycleOne, 64.0);
+  EXPECT_EQ(result.description->matrix[0].operandBytesPerCycleTwo, 80.0);
+  EXPECT_EQ(result.description->matrix[0].resultBytesPerCycle, 64.0);
+  doc["matrix"][0]["operand_bytes_per_cycle"] = {{"one", 64}};
+  result = load(doc);
+  EXPECT_FALSE(result);
+  EXPECT_TRUE(errorAt(result, "/matrix/0/operand_bytes_per_cycle/two"));
+  doc["matrix"][0]["operand_bytes_per_cycle"] = 64;
+  result = load(doc);
+  EXPECT_FALSE(result);
+  EXPECT_TRUE(errorAt(result, "/matrix/0/operand_bytes_per_cycle"));
+  doc["matrix"][0]["operand_bytes_per_cycle"] = {{"one", 64}, {"two", 80}};
+  doc["matrix"][0]["result_bytes_per_cycle"] = -1;
+  result = load(doc);
+  EXPECT_FALSE(result);
+  EXPECT_TRUE(errorAt(result, "/matrix/0/result_bytes_per_cycle"));
+}
+
 TEST(HWLoader, AccumulatorNamesAScratchpadOfTheIssuingLevel) {
   json doc = tinyDoc();
   doc["matrix"][0]["accumulator"] = "nowhere";

@@ -2,7 +2,8 @@
 //
 // Traces are built by hand and replayed on the shipped n150 description:
 // 1 GHz; matmul 16 cycles x fidelity passes (HiFi4: 64); L1 256 B/cycle,
-// 8 cycles per buffer or semaphore op; NoC issue 5 cycles, 9 cycles per
+// unpackers 64 B/cycle alone and 80 together, packers 64 B/cycle, 8 cycles
+// per buffer or semaphore op; NoC issue 5 cycles, 9 cycles per
 // hop on a 10x12 torus, 18.5 B/cycle for 2 KiB transfers, 0.8 for 32 B;
 // DRAM banks of 288e9 / 12 = 24 B/cycle, 600 cycles latency, 10 hops away
 // on average; the matrix engine's elementwise rate 8 x 16 per cycle; the
@@ -70,8 +71,10 @@ CycleReport replay(std::vector<KernelTrace> kernels,
 /// One Dst round of `matmuls` matmuls, packed to one tile.
 std::vector<Event> matmulRound(int matmuls) {
   std::vector<Event> events = {event(EventKind::AcquireDst)};
-  for (int i = 0; i < matmuls; ++i)
+  for (int i = 0; i < matmuls; ++i) {
     events.push_back(event(EventKind::Matmul, 4096));
+    events.back().count = 2; // both operands unpacked
+  }
   for (EventKind kind :
        {EventKind::CommitDst, EventKind::WaitDst, EventKind::ReserveBack})
     events.push_back(event(kind));
@@ -135,24 +138,25 @@ TEST(CycleModelParams, HopsOnTheTorus) {
 }
 
 TEST(CycleModel, MatmulsThenPack) {
-  // Math: 4 x max(64, unpack 4096 / 256) = 256; pack side from the commit:
-  // reserve 8, pack 2048 / 256 = 8, push 8.
+  // Math: 4 x max(64, unpack 4096 / 80) = 256; pack side from the commit:
+  // reserve 8, pack 2048 / 64 = 32, push 8.
   CycleReport r =
       replay({kernel(TraceKernelKind::Compute, 0, 0, matmulRound(4))});
-  EXPECT_DOUBLE_EQ(r.cycles, 280.0);
+  EXPECT_DOUBLE_EQ(r.cycles, 304.0);
   EXPECT_DOUBLE_EQ(r.matrixBusy, 256.0);
   EXPECT_EQ(r.matmuls, 4);
   EXPECT_EQ(r.bound, "compute");
   EXPECT_DOUBLE_EQ(r.computeBound, 256.0);
-  EXPECT_DOUBLE_EQ(r.matrixUtilization(), 256.0 / (280.0 * 64));
-  EXPECT_DOUBLE_EQ(r.matrixUtilizationOfFastest(), 64.0 / (280.0 * 64));
+  EXPECT_DOUBLE_EQ(r.matrixUtilization(), 256.0 / (304.0 * 64));
+  EXPECT_DOUBLE_EQ(r.matrixUtilizationOfFastest(), 64.0 / (304.0 * 64));
   ASSERT_EQ(r.cores.size(), 1u);
-  EXPECT_DOUBLE_EQ(r.cores[0].compute, 280.0);
+  EXPECT_DOUBLE_EQ(r.cores[0].compute, 304.0);
 
-  // At LoFi a matmul is 16 cycles, as long as unpacking its operands.
+  // At LoFi a matmul is 16 cycles, shorter than unpacking its operands
+  // (51.2): the feed bounds it.
   CycleReport lofi =
       replay({kernel(TraceKernelKind::Compute, 0, 0, matmulRound(4), "LoFi")});
-  EXPECT_DOUBLE_EQ(lofi.cycles, 64.0 + 24.0);
+  EXPECT_DOUBLE_EQ(lofi.cycles, 4 * 51.2 + 48.0);
 }
 
 TEST(CycleModel, DoubleBufferedDstOverlapsMathAndPack) {
@@ -164,15 +168,15 @@ TEST(CycleModel, DoubleBufferedDstOverlapsMathAndPack) {
          {EventKind::AcquireDst, EventKind::Matmul, EventKind::CommitDst,
           EventKind::WaitDst, EventKind::Pack, EventKind::ReleaseDst})
       rounds.push_back(event(kind, kind == EventKind::Pack ? 2048 : 4096));
-  // Math 0-64-128; pack 64-72, 128-136.
+  // Math 0-64-128; pack (2048 / 64 = 32) 64-96, 128-160.
   EXPECT_DOUBLE_EQ(
-      replay({kernel(TraceKernelKind::Compute, 0, 0, rounds)}).cycles, 136.0);
-  // One half: the second acquire waits for the release at 72.
+      replay({kernel(TraceKernelKind::Compute, 0, 0, rounds)}).cycles, 160.0);
+  // One half: the second acquire waits for the release at 96.
   CycleModelParams single = n150();
   single.dstDoubleBuffered = false;
   EXPECT_DOUBLE_EQ(
       replay({kernel(TraceKernelKind::Compute, 0, 0, rounds)}, single).cycles,
-      144.0);
+      192.0);
 }
 
 TEST(CycleModel, DramReadAndBarrier) {
@@ -212,7 +216,7 @@ TEST(CycleModel, ReadsOfOneBankQueue) {
 TEST(CycleModel, CircularBufferDelaysTheConsumer) {
   // Reader: reserve 8, issue 5, 2048 / 18.5 on the NoC, 690 of latency,
   // push 8. Compute: waits for the push, 8; unpack max(1024 / 128,
-  // 2048 / 256) = 8; pop 8.
+  // 2048 / 64) = 32; pop 8.
   double push = 8 + 5 + 2048 / 18.5 + 690 + 8;
   CycleReport r = replay(
       {kernel(TraceKernelKind::Reader, 0, 0,
@@ -224,7 +228,7 @@ TEST(CycleModel, CircularBufferDelaysTheConsumer) {
                event(EventKind::AcquireDst), event(EventKind::Unpack, 2048),
                event(EventKind::CommitDst), event(EventKind::WaitDst),
                event(EventKind::ReleaseDst), event(EventKind::PopFront)})});
-  EXPECT_DOUBLE_EQ(r.cycles, push + 8 + 8 + 8);
+  EXPECT_DOUBLE_EQ(r.cycles, push + 8 + 32 + 8);
   ASSERT_EQ(r.cores.size(), 1u);
   EXPECT_DOUBLE_EQ(r.cores[0].reader, push);
 }
@@ -302,13 +306,44 @@ TEST(CycleModel, ErrorsInsteadOfGuesses) {
 }
 
 TEST(CycleModelParams, TransposingUnpackAddsAnEnginePass) {
-  // An f32 tile: max(1024 / 128, 4096 / 256) = 16 cycles; transposed, one
-  // more pass of the engine over the tile (8).
+  // An f32 tile: max(1024 / 128, 4096 / 64) = 64 cycles (one unpacker reads
+  // 64 B per cycle); transposed, one more pass of the engine (8).
   CycleModelParams p = n150();
-  EXPECT_DOUBLE_EQ(p.unpackCycles(1024, 4096, /*transpose=*/false), 16.0);
-  EXPECT_DOUBLE_EQ(p.unpackCycles(1024, 4096, /*transpose=*/true), 24.0);
-  // A bf16 tile: the engine's pass (8) is longer than the read (2048 / 256).
-  EXPECT_DOUBLE_EQ(p.unpackCycles(1024, 2048, /*transpose=*/true), 16.0);
+  EXPECT_DOUBLE_EQ(p.unpackCycles(1024, 4096, /*transpose=*/false), 64.0);
+  EXPECT_DOUBLE_EQ(p.unpackCycles(1024, 4096, /*transpose=*/true), 72.0);
+  // A bf16 tile: the read (2048 / 64 = 32) and the pass (8).
+  EXPECT_DOUBLE_EQ(p.unpackCycles(1024, 2048, /*transpose=*/true), 40.0);
+}
+
+TEST(CycleModelParams, UnpackersAndPackersHaveTheirOwnRates) {
+  // tt-isa-documentation's L1 rates: one unpacker 4 x 16 B per cycle, both
+  // together 5 x 16 B, the packers 4 x 16 B; L1 itself 16 banks x 16 B.
+  CycleModelParams p = n150();
+  EXPECT_DOUBLE_EQ(p.unpackOneBytesPerCycle, 64.0);
+  EXPECT_DOUBLE_EQ(p.unpackBothBytesPerCycle, 80.0);
+  EXPECT_DOUBLE_EQ(p.packBytesPerCycle, 64.0);
+  EXPECT_DOUBLE_EQ(p.l1BytesPerCycle, 256.0);
+}
+
+TEST(CycleModel, MatmulFeedLimitsLowFidelity) {
+  // Four HiFi2 matmuls (32 cycles each) of bf16 tiles: the first unpacks
+  // both (4096 B at 80 B/cycle: 51.2 cycles), the next three only B, A
+  // staying in its source register (2048 B at 64 B/cycle: 32 cycles).
+  auto matmul = [](int64_t bytes, int32_t operands) {
+    Event e = event(EventKind::Matmul, bytes);
+    e.count = operands;
+    return e;
+  };
+  std::vector<Event> events = {event(EventKind::AcquireDst), matmul(4096, 2),
+                               matmul(2048, 1), matmul(2048, 1),
+                               matmul(2048, 1)};
+  CycleReport r =
+      replay({kernel(TraceKernelKind::Compute, 0, 0, events, "HiFi2")});
+  EXPECT_DOUBLE_EQ(r.cycles, 51.2 + 3 * 32.0);
+  EXPECT_DOUBLE_EQ(r.matrixBusy, 4 * 32.0);
+  // At HiFi4 (64 cycles) the feed is hidden.
+  r = replay({kernel(TraceKernelKind::Compute, 0, 0, events, "HiFi4")});
+  EXPECT_DOUBLE_EQ(r.cycles, 4 * 64.0);
 }
 
 namespace {

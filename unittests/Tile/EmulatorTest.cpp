@@ -155,6 +155,30 @@ TEST_F(EmulatorTest, TransposingUnpackSwapsRowsAndColumns) {
   EXPECT_EQ(unpack->op, 1);
 }
 
+namespace {
+/// Runs `emu`'s program on a (m x k) and b (k x n) of small integers (every
+/// product and sum exact) and checks c = a b exactly.
+void expectExactMatmul(Emulator &emu, int m, int k, int n) {
+  std::vector<float> a(m * k), b(k * n);
+  for (int i = 0; i < m * k; ++i)
+    a[i] = float((i * 7) % 5) - 2.0f;
+  for (int i = 0; i < k * n; ++i)
+    b[i] = float((i * 3) % 7) - 3.0f;
+  ASSERT_TRUE(succeeded(emu.writeTensor("a", a)));
+  ASSERT_TRUE(succeeded(emu.writeTensor("b", b)));
+  ASSERT_TRUE(succeeded(emu.run()));
+  FailureOr<std::vector<float>> c = emu.readTensor("c");
+  ASSERT_TRUE(succeeded(c));
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      float want = 0;
+      for (int p = 0; p < k; ++p)
+        want += a[i * k + p] * b[p * n + j];
+      EXPECT_EQ((*c)[i * n + j], want) << i << "," << j;
+    }
+}
+} // namespace
+
 TEST_F(EmulatorTest, MatmulOverTwoTilesOfK) {
   // c (32x32) = a (32x64) x b (64x32): two tile matmuls into one Dst tile.
   std::unique_ptr<Emulator> emu = load(R"mlir(
@@ -212,30 +236,88 @@ tile.program @mm {
 }
 )mlir");
   ASSERT_TRUE(emu);
-  // Small integers: every product and sum is exact.
-  std::vector<float> a(32 * 64), b(64 * 32);
-  for (int i = 0; i < 32 * 64; ++i) {
-    a[i] = float((i * 7) % 5) - 2.0f;
-    b[i] = float((i * 3) % 7) - 3.0f;
-  }
-  ASSERT_TRUE(succeeded(emu->writeTensor("a", a)));
-  ASSERT_TRUE(succeeded(emu->writeTensor("b", b)));
-  ASSERT_TRUE(succeeded(emu->run()));
-  FailureOr<std::vector<float>> c = emu->readTensor("c");
-  ASSERT_TRUE(succeeded(c));
-  for (int i = 0; i < 32; ++i)
-    for (int j = 0; j < 32; ++j) {
-      float want = 0;
-      for (int k = 0; k < 64; ++k)
-        want += a[i * 64 + k] * b[k * 32 + j];
-      EXPECT_EQ((*c)[i * 32 + j], want) << i << "," << j;
-    }
+  expectExactMatmul(*emu, 32, 64, 32);
   int matmuls = 0;
   for (const Event &event : emu->trace().kernels[1].events)
     matmuls += event.kind == EventKind::Matmul;
   EXPECT_EQ(matmuls, 2);
   EXPECT_EQ(emu->trace().kernels[1].fidelity, "LoFi");
   EXPECT_EQ(emu->trace().kernels[1].matmulType, "bf16");
+}
+
+TEST_F(EmulatorTest, MatmulOperandKeptInItsSourceRegister) {
+  // c (32x64) = a (32x32) x b (32x64): the second matmul reads the same
+  // tile of a as the first, which stays in its source register: the trace
+  // records one operand unpacked (2048 bytes) instead of two.
+  std::unique_ptr<Emulator> emu = load(R"mlir(
+tile.program @mm {
+  tile.dram_tensor @a input : !tile.dram<32x32xbf16, #tile.interleaved>
+  tile.dram_tensor @b input : !tile.dram<32x64xbf16, #tile.interleaved>
+  tile.dram_tensor @c output : !tile.dram<32x64xf32, #tile.interleaved>
+  tile.circular_buffer @a_in cores [0, 0]-[0, 0] : !tile.cb<1x!tile.tile<32x32xbf16>>
+  tile.circular_buffer @b_in cores [0, 0]-[0, 0] : !tile.cb<2x!tile.tile<32x32xbf16>>
+  tile.circular_buffer @out cores [0, 0]-[0, 0] : !tile.cb<2x!tile.tile<32x32xf32>>
+  tile.kernel reader cores [0, 0]-[0, 0] {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    tile.cb_reserve_back @a_in, %c1
+    %pa = tile.cb_write_ptr @a_in
+    tile.noc_read_tile @a[%c0] -> %pa
+    tile.noc_read_barrier
+    tile.cb_push_back @a_in, %c1
+    scf.for %n = %c0 to %c2 step %c1 {
+      tile.cb_reserve_back @b_in, %c1
+      %pb = tile.cb_write_ptr @b_in
+      tile.noc_read_tile @b[%n] -> %pb
+      tile.noc_read_barrier
+      tile.cb_push_back @b_in, %c1
+    }
+  }
+  tile.kernel compute cores [0, 0]-[0, 0] attributes {fidelity = "HiFi2"} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    tile.cb_wait_front @a_in, %c1
+    tile.cb_wait_front @b_in, %c2
+    tile.acquire_dst
+    tile.matmul_tiles @a_in[%c0], @b_in[%c0] -> dst[%c0]
+    tile.matmul_tiles @a_in[%c0], @b_in[%c1] -> dst[%c1]
+    tile.commit_dst
+    tile.wait_dst
+    tile.cb_reserve_back @out, %c2
+    tile.pack_tile dst[%c0] -> @out[%c0]
+    tile.pack_tile dst[%c1] -> @out[%c1]
+    tile.cb_push_back @out, %c2
+    tile.release_dst
+    tile.cb_pop_front @a_in, %c1
+    tile.cb_pop_front @b_in, %c2
+  }
+  tile.kernel writer cores [0, 0]-[0, 0] {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    scf.for %n = %c0 to %c2 step %c1 {
+      tile.cb_wait_front @out, %c1
+      %p = tile.cb_read_ptr @out
+      tile.noc_write_tile %p -> @c[%n]
+      tile.noc_write_barrier
+      tile.cb_pop_front @out, %c1
+    }
+  }
+}
+)mlir");
+  ASSERT_TRUE(emu);
+  expectExactMatmul(*emu, 32, 32, 64);
+  std::vector<const Event *> matmuls;
+  for (const Event &event : emu->trace().kernels[1].events)
+    if (event.kind == EventKind::Matmul)
+      matmuls.push_back(&event);
+  ASSERT_EQ(matmuls.size(), 2u);
+  EXPECT_EQ(matmuls[0]->count, 2);
+  EXPECT_EQ(matmuls[0]->bytes, 4096);
+  EXPECT_EQ(matmuls[1]->count, 1);
+  EXPECT_EQ(matmuls[1]->bytes, 2048);
 }
 
 TEST_F(EmulatorTest, DeadlockIsReportedNotHung) {

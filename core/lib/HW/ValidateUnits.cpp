@@ -142,7 +142,8 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
   checkKeys(value, path,
             {"name", "m", "n", "k", "a", "b", "acc", "level",
              "cycles_per_instruction", "layout", "fidelities",
-             "fidelity_passes", "input_mantissa_bits", "accumulator"});
+             "fidelity_passes", "input_mantissa_bits", "accumulator",
+             "operand_bytes_per_cycle", "result_bytes_per_cycle"});
   MatrixIntrinsic intrinsic;
   bool ok = true;
   if (auto name = identifier(value, path, "name", true)) {
@@ -264,6 +265,28 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
     auto level = identifier(value, path, "accumulator", false);
     ok = ok && level;
     intrinsic.accumulator = level.value_or("");
+  }
+  if (const json *feed =
+          member(value, path, "operand_bytes_per_cycle", false, "")) {
+    std::string feedPath = childPath(path, "operand_bytes_per_cycle");
+    if (expectObject(*feed, feedPath,
+                     "{\"one\": R, \"two\": R}: bytes per cycle of one "
+                     "operand stream alone and of two together")) {
+      checkKeys(*feed, feedPath, {"one", "two"});
+      auto one = number(*feed, feedPath, "one", true, Bound::Positive);
+      auto two = number(*feed, feedPath, "two", true, Bound::Positive);
+      ok = ok && one && two;
+      intrinsic.operandBytesPerCycleOne = one.value_or(0);
+      intrinsic.operandBytesPerCycleTwo = two.value_or(0);
+    } else {
+      ok = false;
+    }
+  }
+  if (value.contains("result_bytes_per_cycle")) {
+    auto rate =
+        number(value, path, "result_bytes_per_cycle", false, Bound::Positive);
+    ok = ok && rate;
+    intrinsic.resultBytesPerCycle = rate.value_or(0);
   }
   if (!ok)
     return std::nullopt;

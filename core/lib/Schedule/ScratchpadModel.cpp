@@ -92,7 +92,11 @@ struct Contraction {
   int64_t a = -1, b = -1;                                 // operand indices
   int64_t mt = 0, nt = 0, kt = 0;                         // extents in tiles
   int64_t aTile = 0, bTile = 0, accTile = 0, outTile = 0; // bytes
-  double tileCycles = 0;           // one intrinsic at the fastest rate
+  double tileCycles = 0; // one intrinsic at the fastest rate
+  /// Bytes per cycle a partial-sum tile is read back at: the intrinsic's
+  /// operand path (operand_bytes_per_cycle.one) when slower than the
+  /// scratchpad (0: the scratchpad's bandwidth).
+  double reloadBytesPerCycle = 0;
   int64_t rows = 1, cols = 1;      // units used by one matrix product
   std::vector<int64_t> batchLoops; // parallel loops of all three operands
   int64_t batch = 1;               // matrix products (their extents' product)
@@ -162,9 +166,12 @@ void cost(const Contraction &c, const Costs &costs, Plan &p) {
   int64_t rm = llvm::divideCeilSigned(mPer, p.mb),
           rn = llvm::divideCeilSigned(nPer, p.nb);
   int64_t steps = llvm::divideCeilSigned(c.kt, p.kb);
-  double reload = steps > 1 && !c.accCapacity
-                      ? double(c.accTile) / costs.padBytesPerCycle
-                      : 0;
+  double reloadRate =
+      c.reloadBytesPerCycle > 0
+          ? std::min(c.reloadBytesPerCycle, costs.padBytesPerCycle)
+          : costs.padBytesPerCycle;
+  double reload =
+      steps > 1 && !c.accCapacity ? double(c.accTile) / reloadRate : 0;
   double compute = double(p.mb * p.nb) * (double(p.kb) * c.tileCycles + reload);
   auto load = [&](int64_t tiles, int64_t tileBytes, bool multicast,
                   int64_t sharers, int64_t pieces = 1) {
@@ -320,6 +327,7 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
       passes = std::min(passes, count);
   }
   c.tileCycles = intrinsic->cyclesPerInstruction * double(passes);
+  c.reloadBytesPerCycle = intrinsic->operandBytesPerCycleOne;
   if (c.channels % intrinsic->k != 0)
     return llvm::createStringError(llvm::formatv(
         "'{0}': the implicit GEMM reads the {1} channels of a filter tap as "

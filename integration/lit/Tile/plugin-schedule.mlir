@@ -6,10 +6,10 @@
 // RUN: strata-opt %s --split-input-file --strata-attach-target=target=tile-wormhole-n150 --strata-schedule | FileCheck %s
 
 // CHECK-LABEL: func.func @matmul_4096
-// CHECK: linalg.matmul {strata.schedule = #strata.schedule<{bound = "movement", footprint_bytes = {l1 = 1081408 : i64}, grid = [512, 512, 0], grid_level = "core", kind = "contraction", matrix_intrinsic = "matmul_tiles_bf16_f32acc", multicast = [0, 1]
+// CHECK: linalg.matmul {strata.schedule = #strata.schedule<{bound = "movement", footprint_bytes = {l1 = 1343552 : i64}, grid = [512, 512, 0], grid_level = "core", kind = "contraction", matrix_intrinsic = "matmul_tiles_bf16_f32acc", multicast = [0, 1]
 // CHECK-SAME: register = [32, 32, 32]
-// CHECK-SAME: stages = 3 : i64
-// CHECK-SAME: tiles = [{memory = "l1", sizes = [256, 256, 256]}]
+// CHECK-SAME: stages = 2 : i64
+// CHECK-SAME: tiles = [{memory = "l1", sizes = [256, 256, 512]}]
 func.func @matmul_4096(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
   %zero = arith.constant 0.0 : bf16
   %empty = tensor.empty() : tensor<4096x4096xbf16>

@@ -97,6 +97,13 @@ struct MatrixIntrinsic {
   /// the operands are staged in (a systolic array's accumulator SRAM); empty:
   /// the accumulators share the operands' scratchpad.
   std::string accumulator;
+  /// How fast the unit's operand path reads operand tiles from its memory
+  /// (bytes per cycle): one operand stream alone, and two together (they
+  /// may share ports); 0: as fast as the memory's bandwidth.
+  double operandBytesPerCycleOne = 0, operandBytesPerCycleTwo = 0;
+  /// How fast results are written back to the memory (bytes per cycle);
+  /// 0: at the memory's bandwidth.
+  double resultBytesPerCycle = 0;
 };
 
 /// A loaded, validated description.

@@ -90,6 +90,21 @@ CycleModelParams::fromDescription(const hw::Description &d) {
     return missing("/memory: a dram level and a scratchpad level (L1)");
   p.l1BytesPerCycle = l1->bandwidthBytesPerS / d.clockHz;
   p.l1Latency = l1->latencyCycles;
+  // The unpackers' and packers' L1 rates: the matrix intrinsics' operand
+  // and result rates where the description gives them (they read and write
+  // through a few of L1's access ports, not all its banks).
+  p.unpackOneBytesPerCycle = p.unpackBothBytesPerCycle = p.packBytesPerCycle =
+      p.l1BytesPerCycle;
+  for (const hw::MatrixIntrinsic &m : d.matrix) {
+    if (m.operandBytesPerCycleOne > 0) {
+      p.unpackOneBytesPerCycle = m.operandBytesPerCycleOne;
+      p.unpackBothBytesPerCycle = m.operandBytesPerCycleTwo;
+    }
+    if (m.resultBytesPerCycle > 0)
+      p.packBytesPerCycle = m.resultBytesPerCycle;
+    if (m.operandBytesPerCycleOne > 0 || m.resultBytesPerCycle > 0)
+      break;
+  }
   if (!l1->engine || l1->engine->kind != "noc")
     return missing("/memory/<l1>/engine: the NoC");
   const hw::MovementEngine &noc = *l1->engine;
@@ -121,7 +136,8 @@ CycleModelParams::fromDescription(const hw::Description &d) {
 double CycleModelParams::unpackCycles(double tileElements, double bytes,
                                       bool transpose) const {
   double pass = tileElements / engineElementsPerCycle;
-  return std::max(pass, bytes / l1BytesPerCycle) + (transpose ? pass : 0.0);
+  return std::max(pass, bytes / unpackOneBytesPerCycle) +
+         (transpose ? pass : 0.0);
 }
 
 double CycleModelParams::nocRate(double bytes) const {

@@ -221,7 +221,8 @@ struct Replay {
                                  const Event &event) {
     int64_t core = coreOf(kernel);
     CoreCycles &cycles = report.cores[core];
-    double unpack = double(event.bytes) / p.l1BytesPerCycle;
+    // Two-operand ops (matmul, binary) keep both unpackers busy.
+    double unpack = double(event.bytes) / p.unpackBothBytesPerCycle;
     auto compute = [&](double cost) {
       t.clock += cost;
       (t.packSide ? cycles.packBusy : cycles.mathBusy) += cost;
@@ -237,7 +238,12 @@ struct Replay {
       cycles.matrixBusy += *cost;
       ++report.matmuls;
       report.fidelity = kernel.fidelity;
-      return compute(std::max(*cost, unpack));
+      // Operands still in their source registers are not unpacked (count:
+      // the tiles unpacked); one operand keeps one unpacker busy.
+      double feed =
+          double(event.bytes) / (event.count == 2 ? p.unpackBothBytesPerCycle
+                                                  : p.unpackOneBytesPerCycle);
+      return compute(std::max(*cost, feed));
     }
     case EventKind::Eltwise: {
       double cost = tileElements / p.engineElementsPerCycle;
@@ -260,7 +266,9 @@ struct Replay {
           p.matmulCycles(type, accType, kernel.fidelity);
       if (!cost)
         return cost.takeError();
-      return compute(std::max(*cost, unpack));
+      // One operand: the reduction's scaler stays in its source register.
+      return compute(
+          std::max(*cost, double(event.bytes) / p.unpackOneBytesPerCycle));
     }
     case EventKind::Vector: {
       const char *name = vectorOpName(VectorOp(event.op));
@@ -274,7 +282,7 @@ struct Replay {
                      double(p.vectorPipes));
     }
     case EventKind::Pack:
-      return compute(double(event.bytes) / p.l1BytesPerCycle);
+      return compute(double(event.bytes) / p.packBytesPerCycle);
     case EventKind::AcquireDst:
       ++t.acquires;
       return t.clock;

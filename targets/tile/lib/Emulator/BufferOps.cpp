@@ -120,6 +120,8 @@ Step Machine::executeBuffer(Operation *op, Instance &inst) {
         return Step::Next;
       })
       .Case<CBPopFrontOp>([&](CBPopFrontOp o) {
+        // Popped slots may be refilled: no source register reuses them.
+        inst.srcA = inst.srcB = -1;
         int64_t n = count(o);
         if (badCount(n))
           return Step::Failed;

@@ -93,6 +93,7 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
     flag = 1;
   };
   // Unpacks tile `index` at the front of `symbol` into `out`.
+  int64_t address = -1; // of the tile `unpack` read last
   auto unpack = [&](FlatSymbolRefAttr symbol, Value indexValue, float *out,
                     int64_t &bytes) -> bool {
     BufferState *cb = buffer(inst, symbol);
@@ -108,7 +109,7 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
                       << " tiles were waited for (tile.cb_wait_front)";
       return false;
     }
-    int64_t address = cb->base + (cb->readSlot + index) * cb->tileBytes;
+    address = cb->base + (cb->readSlot + index) * cb->tileBytes;
     cb->geometry->unpack(l1(inst.row, inst.col) + address, cb->format, out);
     bytes = cb->tileBytes;
     return true;
@@ -156,9 +157,20 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
         int64_t bytesA, bytesB;
         if (!expect(DstState::Acquired, "writes") ||
             !(c = dstTile(o.getDst())) ||
-            !unpack(o.getAAttr(), o.getAIndex(), scratchA.data(), bytesA) ||
-            !unpack(o.getBAttr(), o.getBIndex(), scratchB.data(), bytesB))
+            !unpack(o.getAAttr(), o.getAIndex(), scratchA.data(), bytesA))
           return fail();
+        int64_t addressA = address;
+        if (!unpack(o.getBAttr(), o.getBIndex(), scratchB.data(), bytesB))
+          return fail();
+        // An operand tile the previous matmul read stays in its source
+        // register: it is not unpacked again (the trace's bytes and count).
+        Event event{EventKind::Matmul};
+        event.bytes = (addressA == inst.srcA ? 0 : bytesA) +
+                      (address == inst.srcB ? 0 : bytesB);
+        event.count =
+            (addressA == inst.srcA ? 0 : 1) + (address == inst.srcB ? 0 : 1);
+        inst.srcA = addressA;
+        inst.srcB = address;
         fresh(o.getDst(), c);
         // The source registers hold f32 operands with fewer mantissa bits.
         if (buffer(inst, o.getAAttr())->format == TileFormat::F32) {
@@ -175,12 +187,11 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
         if (type.empty())
           type = buffer(inst, o.getAAttr())->format == TileFormat::BF16 ? "bf16"
                                                                         : "f32";
-        Event event{EventKind::Matmul};
-        event.bytes = bytesA + bytesB;
         record(inst, event);
         return Step::Next;
       })
       .Case<BinaryOp>([&](BinaryOp o) {
+        inst.srcA = inst.srcB = -1; // the source registers are reloaded
         float *c;
         int64_t bytesA, bytesB;
         if (!expect(DstState::Acquired, "writes") ||
@@ -200,6 +211,7 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
         return Step::Next;
       })
       .Case<UnpackTileOp>([&](UnpackTileOp o) {
+        inst.srcA = inst.srcB = -1; // the source registers are reloaded
         float *c;
         int64_t bytes;
         if (!expect(DstState::Acquired, "writes") ||
@@ -222,6 +234,7 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
         return Step::Next;
       })
       .Case<ReduceOp>([&](ReduceOp o) {
+        inst.srcA = inst.srcB = -1; // the source registers are reloaded
         float *c;
         int64_t bytes;
         if (!expect(DstState::Acquired, "writes") ||

@@ -106,6 +106,9 @@ struct Instance {
   int64_t dstCapacity = 0;
   std::vector<float> dstTiles;  ///< dstCapacity tiles, row-major f32
   std::vector<char> dstWritten; ///< per tile: written since acquire
+  /// L1 addresses of the tiles the last matmul unpacked into the source
+  /// registers (-1: none, or clobbered by another unpack or a pop).
+  int64_t srcA = -1, srcB = -1;
   // Why it is blocked, for the deadlock report.
   mlir::Operation *blockedOp = nullptr;
   std::string blockedReason;

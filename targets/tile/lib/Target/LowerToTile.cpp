@@ -274,7 +274,8 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       if (succeeded(generic) && schedule)
         (*generic)->setAttr(kScheduleAttrName, schedule);
     }
-    LoweringTarget target{*chip, **description, fidelity};
+    LoweringTarget target{*chip, **description,
+                          fidelity.empty() ? chip->mathFidelity : fidelity};
     // Parses a program's text and places it before `fn`; the program's ops
     // report at the function they implement.
     auto place = [&](func::FuncOp fn, StringRef name,
@@ -378,8 +379,10 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
 
   Option<std::string> fidelity{
       *this, "fidelity",
-      llvm::cl::desc("Matrix-engine fidelity of the compute kernels"),
-      llvm::cl::init("HiFi2")};
+      llvm::cl::desc("Matrix-engine fidelity of the compute kernels (default: "
+                     "the description's target_options.math_fidelity, "
+                     "HiFi2 without one)"),
+      llvm::cl::init("")};
 };
 } // namespace
 

@@ -52,7 +52,8 @@ public:
   // it would hoist their constants into the program's declarations.
   void buildLoweringPipeline(mlir::OpPassManager &pm,
                              const hw::Description &) const override {
-    pm.addPass(tile::createLowerToTilePass("HiFi2"));
+    // The kernels' fidelity: the description's math_fidelity.
+    pm.addPass(tile::createLowerToTilePass(""));
   }
 
   std::vector<std::string> loweredDialects() const override {

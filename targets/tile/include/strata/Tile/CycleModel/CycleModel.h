@@ -7,7 +7,9 @@
 //   engine_shape rows x cols elements per cycle;
 // - the vector engine: (tile elements / lanes) x the op's instructions
 //   (target_options.vector_instructions) / fma_pipes cycles per tile;
-// - unpack and pack: tile bytes at L1's bandwidth, unpack overlapping math;
+// - unpack and pack: tile bytes at the unpackers' and packers' L1 rates
+//   (one unpacker alone, or both together for two-operand ops), unpack
+//   overlapping math;
 // - the NoC: a transfer of s bytes occupies its core's NoC for
 //   s / rate(s) cycles (rate interpolated from bandwidth_by_transfer_size)
 //   and arrives hops x hop_latency_cycles later (DRAM reads also wait the
@@ -63,7 +65,14 @@ struct CycleModelParams {
   std::map<std::string, double> vectorInstructions;
 
   double l1BytesPerCycle = 0; ///< L1 bandwidth per core
-  double l1Latency = 0;       ///< cycles of a circular-buffer or semaphore op
+  /// The unpackers' L1 read rate (the matrix intrinsics'
+  /// operand_bytes_per_cycle): one unpacker alone and the two together
+  /// (matmul and binary ops: they share access ports); L1's bandwidth when
+  /// not given.
+  double unpackOneBytesPerCycle = 0, unpackBothBytesPerCycle = 0;
+  /// The packers' L1 write rate (result_bytes_per_cycle).
+  double packBytesPerCycle = 0;
+  double l1Latency = 0; ///< cycles of a circular-buffer or semaphore op
 
   double nocIssueCycles = 0;  ///< engine niu_latency_cycles: issuing a transfer
   double hopLatency = 0;      ///< engine hop_latency_cycles
@@ -93,8 +102,8 @@ struct CycleModelParams {
                                       const std::string &acc,
                                       const std::string &fidelity) const;
   /// Cycles of unpacking a tile of `bytes` to Dst: the engine's pass over
-  /// the tile or the L1 read, whichever is longer; a transposing unpack
-  /// (transpose_wh_tile) adds one more pass of the engine over the tile
+  /// the tile or one unpacker's L1 read, whichever is longer; a transposing
+  /// unpack (transpose_wh_tile) adds one more pass of the engine over the tile
   /// (the transpose inside the faces).
   double unpackCycles(double tileElements, double bytes, bool transpose) const;
   /// Hops from core `from` to core `to` (indices row * cols + col) on NoC
