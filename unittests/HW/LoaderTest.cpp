@@ -364,6 +364,23 @@ TEST(HWLoader, OperandAndResultRates) {
   EXPECT_TRUE(errorAt(result, "/matrix/0/result_bytes_per_cycle"));
 }
 
+TEST(HWLoader, DefaultFidelityIsOneOfTheIntrinsics) {
+  json doc = tinyDoc();
+  doc["matrix"][0]["fidelities"] = {"LoFi", "HiFi4"};
+  doc["matrix"][0]["fidelity_passes"] = {{"LoFi", 1}, {"HiFi4", 4}};
+  doc["matrix"][0]["default_fidelity"] = "HiFi4";
+  LoadResult result = load(doc);
+  ASSERT_TRUE(result) << result.formatErrors();
+  EXPECT_EQ(result.description->matrix[0].defaultFidelity, "HiFi4");
+  EXPECT_EQ(result.description->matrix[0].fastestPasses(), 1);
+  doc["matrix"][0]["default_fidelity"] = "HiFi2";
+  result = load(doc);
+  EXPECT_FALSE(result);
+  const Diagnostic *error = errorAt(result, "/matrix/0/default_fidelity");
+  ASSERT_TRUE(error);
+  EXPECT_TRUE(contains(error->message, "got \"HiFi2\"")) << error->message;
+}
+
 TEST(HWLoader, AccumulatorNamesAScratchpadOfTheIssuingLevel) {
   json doc = tinyDoc();
   doc["matrix"][0]["accumulator"] = "nowhere";

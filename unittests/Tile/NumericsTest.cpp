@@ -194,3 +194,74 @@ TEST(TileMath, VectorOps) {
   eltwiseUnary(VectorOp::Rsqrt, r.data() + 2, 2);
   EXPECT_EQ(r, (std::vector<float>{0.0f, 2.0f, 0.5f, 0.25f}));
 }
+
+TEST(Bfp, UnpackFollowsTheDocumentedConversion) {
+  // tt-isa-documentation FloatBitPatterns.md: value = mag / 2^6 *
+  // 2^(exp - 127); magnitude 0 is +0, or -2^128 with the sign set.
+  EXPECT_EQ(fromBf16(bfp8ToBf16(0x40, 127)), 1.0f);      // 64 / 64
+  EXPECT_EQ(fromBf16(bfp8ToBf16(0x7f, 127)), 1.984375f); // 127 / 64
+  EXPECT_EQ(fromBf16(bfp8ToBf16(0x01, 127)), 1.0f / 64);
+  EXPECT_EQ(fromBf16(bfp8ToBf16(0xa0, 130)), -4.0f); // -(32 / 64) * 8
+  EXPECT_EQ(bfp8ToBf16(0x00, 200), 0u);
+  EXPECT_EQ(bfp8ToBf16(0x80, 200), 0xff80u);
+}
+
+TEST(Bfp, GroupsShareTheLargestExponentAndRoundHalfAway) {
+  float values[16] = {1.0f,       -0.5f,      0.25f,     3.0f,    0.0f, -0.0f,
+                      1.0f / 128, 1.5f,       0.75f,     -3.0f,   2.0f, 0.1f,
+                      -0.1f,      1.0f / 256, 1.0f / 64, 3.96875f};
+  uint8_t exponent, datums[16];
+  packBfpGroup(values, /*bfp4=*/false, &exponent, datums);
+  EXPECT_EQ(exponent, 128); // 3.96875 = 1.984375 * 2
+  std::vector<float> back(16);
+  for (int i = 0; i < 16; ++i)
+    back[i] = fromBf16(bfp8ToBf16(datums[i], exponent));
+  // Steps of 2 / 64 = 1/32 at this exponent.
+  EXPECT_EQ(back[0], 1.0f);
+  EXPECT_EQ(back[1], -0.5f);
+  EXPECT_EQ(back[3], 3.0f);
+  EXPECT_EQ(back[4], 0.0f);
+  EXPECT_EQ(datums[5], 0);  // -0 is stored as +0, not -2^128
+  EXPECT_EQ(back[6], 0.0f); // 1/128 is a quarter step: rounds to 0, +0
+  EXPECT_EQ(datums[6], 0);
+  EXPECT_EQ(back[13], 0.0f);
+  EXPECT_EQ(back[14], 1.0f / 32); // 1/64 is half a step: away from zero
+  EXPECT_EQ(back[15], 3.96875f);
+  // 0.1 (bf16 0.10009765625) is 3.2 steps: 3 steps.
+  EXPECT_EQ(back[11], 3.0f / 32);
+  EXPECT_EQ(back[12], -3.0f / 32);
+
+  // BFP4 keeps the top 3 magnitude bits (truncation): steps of 2 / 4.
+  uint8_t nibbles[8];
+  packBfpGroup(values, /*bfp4=*/true, &exponent, nibbles);
+  auto bfp4 = [&](int i) {
+    uint8_t nibble = (nibbles[i / 2] >> (i % 2 ? 4 : 0)) & 0xf;
+    return fromBf16(bfp8ToBf16(uint8_t(nibble << 4), exponent));
+  };
+  EXPECT_EQ(bfp4(0), 1.0f);
+  EXPECT_EQ(bfp4(3), 3.0f);
+  EXPECT_EQ(bfp4(8), 0.5f); // 0.75 = 24 steps of 1/32 -> 1 step of 1/2
+  EXPECT_EQ(bfp4(9), -3.0f);
+  EXPECT_EQ(bfp4(15), 3.5f); // 127 >> 4 = 7 -> 7 / 4 * 2
+}
+
+TEST(Bfp, TilesRoundTripThroughTheirStoredLayout) {
+  // A stored bfp8 tile: 64 exponent bytes, then 1024 elements; bfp4 packs
+  // two elements a byte. Values exactly representable survive both ways.
+  TileGeometry g(32, 32, 16, 16);
+  EXPECT_EQ(g.exponentBytes(), 64);
+  std::vector<float> in(1024), out(1024);
+  for (int i = 0; i < 1024; ++i)
+    in[i] =
+        float((i * 37) % 15 - 7) / 4.0f; // multiples of 1/4 in [-1.75, 1.75]
+  std::vector<uint8_t> stored(64 + 1024);
+  g.pack(in.data(), TileFormat::BFP8, stored.data());
+  g.unpack(stored.data(), TileFormat::BFP8, out.data());
+  EXPECT_EQ(in, out);
+  // BFP4 keeps 3 bits below the group's exponent: quarters need a group
+  // maximum below 2, which every group here has.
+  std::vector<uint8_t> stored4(64 + 512);
+  g.pack(in.data(), TileFormat::BFP4, stored4.data());
+  g.unpack(stored4.data(), TileFormat::BFP4, out.data());
+  EXPECT_EQ(in, out);
+}

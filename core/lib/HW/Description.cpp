@@ -28,6 +28,13 @@ int64_t Description::largestCacheBytes() const {
   return largest;
 }
 
+int64_t MatrixIntrinsic::fastestPasses() const {
+  int64_t fewest = 0;
+  for (const auto &[name, count] : fidelityPasses)
+    fewest = fewest == 0 ? count : std::min(fewest, count);
+  return fewest == 0 ? 1 : fewest;
+}
+
 int64_t Description::totalUnits(llvm::StringRef levelName) const {
   int64_t total = 1;
   for (const ComputeLevel &level : compute) {

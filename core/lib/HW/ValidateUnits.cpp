@@ -143,7 +143,8 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
             {"name", "m", "n", "k", "a", "b", "acc", "level",
              "cycles_per_instruction", "layout", "fidelities",
              "fidelity_passes", "input_mantissa_bits", "accumulator",
-             "operand_bytes_per_cycle", "result_bytes_per_cycle"});
+             "operand_bytes_per_cycle", "result_bytes_per_cycle",
+             "default_fidelity"});
   MatrixIntrinsic intrinsic;
   bool ok = true;
   if (auto name = identifier(value, path, "name", true)) {
@@ -265,6 +266,23 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
     auto level = identifier(value, path, "accumulator", false);
     ok = ok && level;
     intrinsic.accumulator = level.value_or("");
+  }
+  if (value.contains("default_fidelity")) {
+    auto fidelity = identifier(value, path, "default_fidelity", false);
+    ok = ok && fidelity;
+    if (fidelity &&
+        std::find(intrinsic.fidelities.begin(), intrinsic.fidelities.end(),
+                  *fidelity) == intrinsic.fidelities.end()) {
+      error(childPath(path, "default_fidelity"),
+            fmt::format("expected one of the intrinsic's fidelities ({}), "
+                        "got \"{}\"",
+                        intrinsic.fidelities.empty()
+                            ? "it lists none"
+                            : joinQuoted(intrinsic.fidelities),
+                        *fidelity));
+      ok = false;
+    }
+    intrinsic.defaultFidelity = fidelity.value_or("");
   }
   if (const json *feed =
           member(value, path, "operand_bytes_per_cycle", false, "")) {

@@ -168,11 +168,8 @@ strata::chooseScratchpadAttention(const AttentionShape &shape,
         "the softmax",
         opName, shape.keys, intrinsic->n));
   Problem p;
-  int64_t passes = INT64_MAX;
-  for (const auto &[name, count] : intrinsic->fidelityPasses)
-    passes = std::min(passes, count);
-  p.tileCycles = intrinsic->cyclesPerInstruction *
-                 double(passes == INT64_MAX ? 1 : passes);
+  p.tileCycles =
+      intrinsic->cyclesPerInstruction * double(intrinsic->fastestPasses());
   p.dt = llvm::divideCeilSigned(shape.headDim, intrinsic->k);
   p.dvt = llvm::divideCeilSigned(shape.valueDim, intrinsic->n);
   p.qt = llvm::divideCeilSigned(shape.queries, intrinsic->m);

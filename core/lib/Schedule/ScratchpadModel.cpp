@@ -320,13 +320,10 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
         "{4} operands (the description has: {5})",
         opName, chip.name, pad.owner, aType, bType,
         offered.empty() ? "none" : offered));
-  int64_t passes = 1;
-  if (!intrinsic->fidelityPasses.empty()) {
-    passes = INT64_MAX;
-    for (const auto &[name, count] : intrinsic->fidelityPasses)
-      passes = std::min(passes, count);
-  }
-  c.tileCycles = intrinsic->cyclesPerInstruction * double(passes);
+  // Priced at the fastest fidelity: data movement hidden there is hidden
+  // at every fidelity.
+  c.tileCycles =
+      intrinsic->cyclesPerInstruction * double(intrinsic->fastestPasses());
   c.reloadBytesPerCycle = intrinsic->operandBytesPerCycleOne;
   if (c.channels % intrinsic->k != 0)
     return llvm::createStringError(llvm::formatv(
@@ -392,10 +389,10 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
           nPer = llvm::divideCeilSigned(c.nt, c.cols);
   // Keeps `p` if it fits and is faster than the best; on ties (plans that
   // DRAM bounds alike), the one whose units take less time, then the
-  // smaller. The units' time breaks DRAM's ties: the cycles assume the
-  // fastest fidelity, and a k step of a few tiles reloads the partial sums
-  // at every step (an f32 result's larger output buffer made the smallest
-  // plan one of 2-tile k steps, 39% slower on the chip than 8-tile ones).
+  // smaller. The units' time breaks DRAM's ties: a k step of a few tiles
+  // reloads the partial sums at every step (an f32 result's larger output
+  // buffer made the smallest plan one of 2-tile k steps, 39% slower on the
+  // chip than 8-tile ones).
   auto consider = [&](Plan p) {
     p.bytes = footprintBytes(c, p.mb, p.nb, p.kb, p.stages, p.multicastA,
                              p.multicastB, costs);

@@ -6,8 +6,13 @@ func.func private @face(!tile.tile<32x24xbf16>)
 
 // -----
 
-// expected-error @+1 {{tile element type must be bf16 or f32, got 'i8'}}
+// expected-error @+1 {{tile element type must be bf16, f32, !tile.bfp8 or !tile.bfp4, got 'i8'}}
 func.func private @element(!tile.tile<32x32xi8>)
+
+// -----
+
+// expected-error @+1 {{a block-float tile shares one exponent per 16 elements: 4x2 is not a multiple of 16}}
+func.func private @bfp_tile(!tile.tile<4x2x!tile.bfp8, face 2x2>)
 
 // -----
 

@@ -159,6 +159,7 @@ tile.program @matmul_mcast {
     %c32 = arith.constant 32 : index
     %tile_bytes = arith.constant 2048 : index
     %block_bytes = arith.constant 32768 : index
+    %out_tile_bytes = arith.constant 2048 : index
     %row = tile.core_row
     %col = tile.core_col
     %m0 = arith.muli %row, %c4 : index
@@ -214,7 +215,7 @@ tile.program @matmul_mcast {
             %page = arith.addi %r32, %q : index
             %i2 = arith.muli %i, %c2 : index
             %slot = arith.addi %i2, %j : index
-            %offset = arith.muli %slot, %tile_bytes : index
+            %offset = arith.muli %slot, %out_tile_bytes : index
             %addr = arith.addi %p, %offset : index
             tile.noc_write_tile %addr -> @c[%page]
           }

@@ -10,6 +10,8 @@
 // CHECK-NEXT: tile.dram_tensor @c output : !tile.dram<64x128xf32, #tile.sharded<block, shard = [32, 64]>>
 // CHECK-NEXT: tile.dram_tensor @d scratch : !tile.dram<64x64xbf16, #tile.sharded<width, shard = [64, 32]>, tile 16x32>
 // CHECK-NEXT: tile.dram_tensor @e scratch : !tile.dram<64x64xf32, #tile.interleaved, face 32x32>
+// CHECK-NEXT: tile.dram_tensor @f input : !tile.dram<64x64x!tile.bfp8, #tile.interleaved>
+// CHECK-NEXT: tile.dram_tensor @g input : !tile.dram<32x64x!tile.bfp4, #tile.interleaved>
 // CHECK-NEXT: tile.circular_buffer @in0 cores [0, 0]-[7, 7] : !tile.cb<2x!tile.tile<32x32xbf16>>
 // CHECK-NEXT: tile.circular_buffer @acc cores [1, 2]-[3, 4] : !tile.cb<8x!tile.tile<32x32xf32, face 16x32>>
 // CHECK-NEXT: tile.semaphore @ready cores [0, 0]-[0, 7] init 3
@@ -21,6 +23,8 @@ tile.program @declarations {
   tile.dram_tensor @c output : !tile.dram<64x128xf32, #tile.sharded<block, shard = [32, 64]>>
   tile.dram_tensor @d scratch : !tile.dram<64x64xbf16, #tile.sharded<width, shard = [64, 32]>, tile 16x32>
   tile.dram_tensor @e scratch : !tile.dram<64x64xf32, #tile.interleaved, tile 32x32, face 32x32>
+  tile.dram_tensor @f input : !tile.dram<64x64x!tile.bfp8, #tile.interleaved>
+  tile.dram_tensor @g input : !tile.dram<32x64x!tile.bfp4, #tile.interleaved>
   tile.circular_buffer @in0 cores [0, 0]-[7, 7] : !tile.cb<2x!tile.tile<32x32xbf16>>
   tile.circular_buffer @acc cores [1, 2]-[3, 4] : !tile.cb<8 x !tile.tile<32x32xf32, face 16x32>>
   tile.semaphore @ready cores [0, 0]-[0, 7] init 3

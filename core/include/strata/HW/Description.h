@@ -90,6 +90,11 @@ struct MatrixIntrinsic {
   /// Passes of the engine per fidelity; an instruction at fidelity F takes
   /// cyclesPerInstruction * fidelityPasses[F] cycles.
   std::map<std::string, int64_t> fidelityPasses;
+  /// The fidelity compiled code runs at (one of `fidelities`; empty: the
+  /// plugin's choice).
+  std::string defaultFidelity;
+  /// The fewest passes of any fidelity (1 without fidelities).
+  int64_t fastestPasses() const;
   /// Explicit mantissa bits the engine keeps of each operand element (0: all
   /// of the operand type's), e.g. 10 for f32 operands read as TF32.
   int64_t inputMantissaBits = 0;

@@ -2,7 +2,6 @@
 #include "strata/Dialect/Tile/IR/TileChip.h"
 #include "strata/Dialect/Strata/IR/StrataDialect.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -121,21 +120,13 @@ llvm::Expected<TileChip> TileChip::fromDescription(const hw::Description &d) {
       chip.matrixTypes.push_back(intrinsic.aType);
     if (intrinsic.inputMantissaBits > 0)
       chip.inputMantissaBits[intrinsic.aType] = intrinsic.inputMantissaBits;
+    if (!intrinsic.defaultFidelity.empty())
+      chip.defaultFidelityByType.emplace(intrinsic.aType,
+                                         intrinsic.defaultFidelity);
     std::vector<std::string> &own = chip.fidelitiesByType[intrinsic.aType];
     for (const std::string &f : intrinsic.fidelities)
       if (std::find(own.begin(), own.end(), f) == own.end())
         own.push_back(f);
-  }
-  auto fidelity = options.find("math_fidelity");
-  if (fidelity != options.end()) {
-    if (!fidelity->is_string() ||
-        std::find(chip.fidelities.begin(), chip.fidelities.end(),
-                  fidelity->get<std::string>()) == chip.fidelities.end())
-      return llvm::createStringError(
-          "/target_options/math_fidelity: expected one of the matrix "
-          "intrinsics' fidelities (" +
-          llvm::join(chip.fidelities, ", ") + "), got " + fidelity->dump());
-    chip.mathFidelity = fidelity->get<std::string>();
   }
   return chip;
 }

@@ -364,7 +364,9 @@ static LogicalResult verifyAgainstChip(ProgramOp program, const TileChip &chip,
       if (auto matmul = dyn_cast<MatmulTilesOp>(op)) {
         auto cb = decls.lookup<CircularBufferOp>(matmul.getA());
         Type element = cb.getBufferType().getTileType().getElementType();
-        std::string name = element.isBF16() ? "bf16" : "f32";
+        // Block floats reach the matrix engine as bf16 (the unpacker widens
+        // them exactly).
+        std::string name = element.isF32() ? "f32" : "bf16";
         if (llvm::find(chip.matrixTypes, name) == chip.matrixTypes.end()) {
           op->emitOpError()
               << "has " << name << " operands; no matrix intrinsic of chip '"

@@ -19,7 +19,7 @@ void TileDialect::registerTypes() {
 
 /// The element types tiles hold.
 static bool isTileElementType(Type type) {
-  return type.isBF16() || type.isF32();
+  return type.isBF16() || type.isF32() || isa<Bfp8Type, Bfp4Type>(type);
 }
 
 /// `RxC` (no trailing x).
@@ -41,12 +41,20 @@ static ParseResult parseShape2(AsmParser &parser, int64_t &rows,
 // TileType: !tile.tile<32x32xbf16[, face 16x16]>
 //===----------------------------------------------------------------------===//
 
-int64_t TileType::getElementBytes() const {
-  return getElementType().getIntOrFloatBitWidth() / 8;
+int64_t TileType::getExponentBytes() const {
+  if (!isa<Bfp8Type, Bfp4Type>(getElementType()))
+    return 0;
+  // One exponent per 16 elements, the section padded to 16 bytes.
+  return (getNumElements() / 16 + 15) / 16 * 16;
 }
 
 int64_t TileType::getSizeInBytes() const {
-  return getNumElements() * getElementBytes();
+  Type element = getElementType();
+  if (isa<Bfp8Type>(element))
+    return getExponentBytes() + getNumElements();
+  if (isa<Bfp4Type>(element))
+    return getExponentBytes() + getNumElements() / 2;
+  return getNumElements() * (element.getIntOrFloatBitWidth() / 8);
 }
 
 Type TileType::parse(AsmParser &parser) {
@@ -87,8 +95,14 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "face " << faceRows << "x" << faceCols
                        << " does not divide tile " << rows << "x" << cols;
   if (!isTileElementType(elementType))
-    return emitError() << "tile element type must be bf16 or f32, got "
-                       << elementType;
+    return emitError()
+           << "tile element type must be bf16, f32, !tile.bfp8 or !tile.bfp4, "
+              "got "
+           << elementType;
+  if (isa<Bfp8Type, Bfp4Type>(elementType) && (rows * cols) % 16 != 0)
+    return emitError() << "a block-float tile shares one exponent per 16 "
+                          "elements: "
+                       << rows << "x" << cols << " is not a multiple of 16";
   return success();
 }
 

@@ -111,7 +111,10 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
     }
     address = cb->base + (cb->readSlot + index) * cb->tileBytes;
     cb->geometry->unpack(l1(inst.row, inst.col) + address, cb->format, out);
-    bytes = cb->tileBytes;
+    // Block-float exponents reach the unpacker through a port of their own
+    // (tt-isa-documentation L1.md): the feed counts the elements' bytes.
+    bytes = cb->tileBytes -
+            (isBlockFloat(cb->format) ? cb->geometry->exponentBytes() : 0);
     return true;
   };
   auto finish = [&](float *tile) {
@@ -185,8 +188,9 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
         finish(c);
         std::string &type = trace.kernels[inst.traceIndex].matmulType;
         if (type.empty())
-          type = buffer(inst, o.getAAttr())->format == TileFormat::BF16 ? "bf16"
-                                                                        : "f32";
+          type = buffer(inst, o.getAAttr())->format == TileFormat::F32
+                     ? "f32"
+                     : "bf16"; // block floats are unpacked to bf16
         record(inst, event);
         return Step::Next;
       })

@@ -27,6 +27,10 @@ const TileGeometry *Machine::geometryOf(TileType type) {
 }
 
 static TileFormat formatOf(Type element) {
+  if (isa<Bfp8Type>(element))
+    return TileFormat::BFP8;
+  if (isa<Bfp4Type>(element))
+    return TileFormat::BFP4;
   return element.isBF16() ? TileFormat::BF16 : TileFormat::F32;
 }
 

@@ -20,6 +20,68 @@ TileGeometry::TileGeometry(int64_t rows, int64_t cols, int64_t faceRows,
     }
 }
 
+uint16_t strata::tile::bfp8ToBf16(uint8_t datum, uint8_t exponent) {
+  uint8_t sign = datum >> 7;
+  uint8_t mag = uint8_t(datum << 1);
+  if (mag == 0)
+    return sign ? 0xff80 : 0;
+  int leading = 0;
+  while (!(mag & 0x80)) {
+    mag = uint8_t(mag << 1);
+    ++leading;
+  }
+  uint8_t exp = uint8_t(exponent - leading);
+  return uint16_t((sign << 15) | (exp << 7) | (mag & 0x7e));
+}
+
+void strata::tile::packBfpGroup(const float *values, bool bfp4,
+                                uint8_t *exponent, uint8_t *datums) {
+  // Truncated to bf16 first (the late format conversion), then rounded to a
+  // magnitude of 7 bits relative to the group's largest exponent.
+  uint16_t bits[16];
+  int shared = 0;
+  for (int i = 0; i < 16; ++i) {
+    uint32_t word;
+    std::memcpy(&word, &values[i], 4);
+    bits[i] = uint16_t(word >> 16);
+    int exp = (bits[i] >> 7) & 0xff;
+    if (exp != 0) // zeros and (flushed) denormals do not set the exponent
+      shared = std::max(shared, exp);
+  }
+  *exponent = uint8_t(shared);
+  for (int i = 0; i < 16; ++i) {
+    int exp = (bits[i] >> 7) & 0xff;
+    uint8_t sign = bits[i] >> 15;
+    uint32_t mag = 0;
+    if (exp != 0) {
+      // 8 significant bits 1.mmmmmmm scaled to mag / 2^6 * 2^(shared-127):
+      // shift right by (shared - exp) + 1, rounding half away from zero.
+      uint32_t significand = 0x80u | (bits[i] & 0x7fu);
+      int shift = shared - exp + 1;
+      if (shift < 32) {
+        mag = significand >> shift;
+        if (shift > 0 && (significand >> (shift - 1)) & 1u)
+          ++mag;
+      }
+      mag = std::min<uint32_t>(mag, 127);
+    }
+    if (mag == 0)
+      sign = 0; // sign with magnitude 0 would mean -2^128
+    uint8_t datum = uint8_t((sign << 7) | mag);
+    if (bfp4) {
+      uint8_t nibble = uint8_t((sign << 3) | (mag >> 4));
+      if ((nibble & 0x7) == 0)
+        nibble = 0;
+      if (i % 2 == 0)
+        datums[i / 2] = nibble;
+      else
+        datums[i / 2] = uint8_t(datums[i / 2] | (nibble << 4));
+    } else {
+      datums[i] = datum;
+    }
+  }
+}
+
 void TileGeometry::unpack(const uint8_t *storedTile, TileFormat format,
                           float *out) const {
   int64_t n = elements();
@@ -28,6 +90,21 @@ void TileGeometry::unpack(const uint8_t *storedTile, TileFormat format,
       uint16_t half;
       std::memcpy(&half, storedTile + 2 * stored[i], 2);
       out[i] = fromBf16(half);
+    }
+    return;
+  }
+  if (isBlockFloat(format)) {
+    const uint8_t *datums = storedTile + exponentBytes();
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t at = stored[i];
+      uint8_t datum;
+      if (format == TileFormat::BFP8) {
+        datum = datums[at];
+      } else {
+        uint8_t nibble = (datums[at / 2] >> (at % 2 ? 4 : 0)) & 0xf;
+        datum = uint8_t(nibble << 4); // BFP4ToBF16: BFP8ToBF16(bits << 4)
+      }
+      out[i] = fromBf16(bfp8ToBf16(datum, storedTile[at / 16]));
     }
     return;
   }
@@ -43,6 +120,19 @@ void TileGeometry::pack(const float *in, TileFormat format,
       uint16_t half = toBf16(in[i]);
       std::memcpy(storedTile + 2 * stored[i], &half, 2);
     }
+    return;
+  }
+  if (isBlockFloat(format)) {
+    // Groups are 16 consecutive stored elements (a face row).
+    std::vector<float> inStoredOrder(n);
+    for (int64_t i = 0; i < n; ++i)
+      inStoredOrder[stored[i]] = in[i];
+    std::memset(storedTile, 0, exponentBytes());
+    uint8_t *datums = storedTile + exponentBytes();
+    bool bfp4 = format == TileFormat::BFP4;
+    for (int64_t g = 0; g < n / 16; ++g)
+      packBfpGroup(&inStoredOrder[g * 16], bfp4, &storedTile[g],
+                   datums + (bfp4 ? g * 8 : g * 16));
     return;
   }
   for (int64_t i = 0; i < n; ++i)

@@ -178,8 +178,9 @@ public:
           signature.inputs.size(), signature.outputs.size(), args.size()));
     auto check = [&](const TensorInfo &tensor,
                      const TensorSpec &spec) -> llvm::Error {
-      ElementType type = tensor.format == TileFormat::BF16 ? ElementType::BF16
-                                                           : ElementType::F32;
+      // Block-float tensors take bf16 host buffers (converted on the way).
+      ElementType type = tensor.format == TileFormat::F32 ? ElementType::F32
+                                                          : ElementType::BF16;
       HostView view = hostView(program, tensor);
       if (spec.type != type || spec.shape != view.shape)
         return llvm::createStringError(llvm::formatv(
@@ -222,10 +223,6 @@ public:
 
   std::unique_ptr<Timer> createTimer() override {
     return createModeledTimer(predictedSeconds);
-  }
-
-  static const char *formatName(TileFormat format) {
-    return format == TileFormat::BF16 ? "bf16" : "f32";
   }
 
   /// Runs the programs of a split function in order. Each DRAM tensor's
@@ -431,7 +428,7 @@ private:
     std::vector<float> values(n);
     const auto *bytes = static_cast<const uint8_t *>(buffer.hostPointer());
     for (size_t i = 0; i < n; ++i) {
-      if (tensor.format == TileFormat::BF16) {
+      if (tensor.format != TileFormat::F32) {
         uint16_t half;
         std::memcpy(&half, bytes + 2 * i, 2);
         values[i] = fromBf16(half);
@@ -446,7 +443,7 @@ private:
                          const std::vector<float> &values, Buffer &buffer) {
     auto *bytes = static_cast<uint8_t *>(buffer.hostPointer());
     for (size_t i = 0; i < values.size(); ++i) {
-      if (tensor.format == TileFormat::BF16) {
+      if (tensor.format != TileFormat::F32) {
         uint16_t half = toBf16(values[i]);
         std::memcpy(bytes + 2 * i, &half, 2);
       } else {

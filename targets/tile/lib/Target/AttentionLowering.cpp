@@ -316,13 +316,7 @@ strata::tile::lowerAttentionFunction(const LoweringTarget &target,
           s->bound, s->footprintBytes, s->keyTiles,
           s->multicast ? "true" : "false", int64_t(s->cycles), s->stages)
           .str();
-  // The requested fidelity when the operands' intrinsic runs at it, else
-  // its most precise one (f32 operands: HiFi4 only).
-  p.fidelity = target.fidelity;
-  auto listed = chip.fidelitiesByType.find(a.qType);
-  if (listed != chip.fidelitiesByType.end() && !listed->second.empty() &&
-      !llvm::is_contained(listed->second, p.fidelity))
-    p.fidelity = listed->second.back();
+  p.fidelity = target.fidelityFor(a.qType);
   // The heads stacked: head b's tile rows after b - 1's.
   auto tensor = [&](BlockArgument arg, int64_t rows, int64_t cols,
                     bool output) {

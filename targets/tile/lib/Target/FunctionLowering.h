@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace strata::tile {
@@ -27,7 +28,23 @@ namespace strata::tile {
 struct LoweringTarget {
   const TileChip &chip;
   const hw::Description &description;
-  std::string fidelity;
+  std::string fidelity; ///< requested (pass option); empty: the chip's
+  /// The fidelity of matrix work on `type` operands: the requested one, else
+  /// the intrinsic's default_fidelity (HiFi2 without one), and the
+  /// intrinsic's most precise when it does not run at that (f32: HiFi4).
+  std::string fidelityFor(const std::string &type) const {
+    std::string chosen = fidelity;
+    auto preset = chip.defaultFidelityByType.find(type);
+    if (chosen.empty())
+      chosen =
+          preset != chip.defaultFidelityByType.end() ? preset->second : "HiFi2";
+    auto listed = chip.fidelitiesByType.find(type);
+    if (listed != chip.fidelitiesByType.end() && !listed->second.empty() &&
+        std::find(listed->second.begin(), listed->second.end(), chosen) ==
+            listed->second.end())
+      chosen = listed->second.back();
+    return chosen;
+  }
   /// Dst tiles one acquire gives to an f32 accumulator.
   int64_t dstTiles() const { return chip.dstCapacity(/*f32=*/true); }
 };

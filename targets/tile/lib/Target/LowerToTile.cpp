@@ -274,8 +274,7 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       if (succeeded(generic) && schedule)
         (*generic)->setAttr(kScheduleAttrName, schedule);
     }
-    LoweringTarget target{*chip, **description,
-                          fidelity.empty() ? chip->mathFidelity : fidelity};
+    LoweringTarget target{*chip, **description, fidelity};
     // Parses a program's text and places it before `fn`; the program's ops
     // report at the function they implement.
     auto place = [&](func::FuncOp fn, StringRef name,
@@ -380,8 +379,7 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
   Option<std::string> fidelity{
       *this, "fidelity",
       llvm::cl::desc("Matrix-engine fidelity of the compute kernels (default: "
-                     "the description's target_options.math_fidelity, "
-                     "HiFi2 without one)"),
+                     "the matrix intrinsics' default_fidelity)"),
       llvm::cl::init("")};
 };
 } // namespace

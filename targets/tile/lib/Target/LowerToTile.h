@@ -10,7 +10,7 @@ namespace strata::tile {
 
 /// The pass `strata-tile-lower`: every function of the mapped IR becomes a
 /// tile.program (LowerToTile.cpp). `fidelity` is the matrix engine's (empty:
-/// the description's target_options.math_fidelity).
+/// the intrinsics' default_fidelity).
 std::unique_ptr<mlir::Pass> createLowerToTilePass(llvm::StringRef fidelity);
 
 } // namespace strata::tile

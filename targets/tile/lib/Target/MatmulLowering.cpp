@@ -86,7 +86,6 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
            << "the schedule's matrix tile does not match the chip's "
            << chip.tileRows << "x" << chip.tileCols << " tiles";
   p.name = fn.getSymName().str();
-  p.fidelity = target.fidelity;
   p.tileRows = chip.tileRows;
   p.tileCols = chip.tileCols;
   int64_t m, n, k;
@@ -225,12 +224,7 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
   if (p.a.type != p.b.type)
     return matmul.emitError() << "the tile target multiplies operands of "
                                  "one element type";
-  // The requested fidelity when the operands' intrinsic runs at it, else
-  // its most precise one (f32 operands: HiFi4 only, every TF32 bit).
-  auto listed = chip.fidelitiesByType.find(p.a.type);
-  if (listed != chip.fidelitiesByType.end() && !listed->second.empty() &&
-      !llvm::is_contained(listed->second, p.fidelity))
-    p.fidelity = listed->second.back();
+  p.fidelity = target.fidelityFor(p.a.type);
   llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
   for (auto &[index, t] : tensors)
     p.tensors.push_back(t);

@@ -52,7 +52,7 @@ public:
   // it would hoist their constants into the program's declarations.
   void buildLoweringPipeline(mlir::OpPassManager &pm,
                              const hw::Description &) const override {
-    // The kernels' fidelity: the description's math_fidelity.
+    // The kernels' fidelity: the intrinsics' default_fidelity.
     pm.addPass(tile::createLowerToTilePass(""));
   }
 

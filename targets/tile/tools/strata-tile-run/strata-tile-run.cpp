@@ -242,7 +242,7 @@ int main(int argc, char **argv) {
     FailureOr<std::vector<float>> got = emu.readTensor(tensor.name);
     if (failed(got))
       return tool::kExitError;
-    const char *type = tensor.format == TileFormat::BF16 ? "bf16" : "f32";
+    const char *type = formatName(tensor.format);
     if (reference == "none") {
       llvm::outs() << llvm::formatv("output @{0} ({1}x{2} {3}): not checked\n",
                                     tensor.name, tensor.rows, tensor.cols,
@@ -254,7 +254,13 @@ int main(int argc, char **argv) {
     if (!want)
       return fail(llvm::toString(want.takeError()));
     Errors errors = compare(*got, want->values);
-    double tolerance = tensor.format == TileFormat::BF16 ? 2e-2 : 1e-4;
+    // f32 1e-4; narrower formats 2.56 x 2^-(mantissa bits): bf16 2e-2,
+    // bfp8 4e-2, bfp4 0.64 (the block's largest element keeps them all,
+    // smaller ones fewer).
+    double tolerance =
+        tensor.format == TileFormat::F32
+            ? 1e-4
+            : 2.56 * std::ldexp(1.0, -int(formatMantissaBits(tensor.format)));
     bool ok = errors.nonFinite == 0 && errors.relativeL2 <= tolerance;
     passed &= ok;
     llvm::outs() << llvm::formatv(

@@ -42,12 +42,60 @@ inline float fromBf16(uint16_t half) {
 
 inline float roundToBf16(float value) { return fromBf16(toBf16(value)); }
 
-/// The element formats tiles are stored in.
-enum class TileFormat : uint8_t { BF16, F32 };
+/// The element formats tiles are stored in. BFP8 and BFP4 are block floats
+/// (tt-isa-documentation FloatBitPatterns.md "BFP"): each group of 16
+/// stored elements shares an 8-bit exponent, each element is a sign and a
+/// 7- (3-) bit magnitude without hidden one; value = sign * mag / 2^6 (2^2)
+/// * 2^(exp - 127). A stored tile is the exponents (one byte per group, the
+/// section padded to 16 bytes), then the elements (BFP4: two per byte, the
+/// first in the low nibble).
+enum class TileFormat : uint8_t { BF16, F32, BFP8, BFP4 };
 
-inline int64_t formatBytes(TileFormat format) {
-  return format == TileFormat::BF16 ? 2 : 4;
+inline bool isBlockFloat(TileFormat format) {
+  return format == TileFormat::BFP8 || format == TileFormat::BFP4;
 }
+
+/// Mantissa (magnitude) bits a format keeps: the check's precision.
+inline int64_t formatMantissaBits(TileFormat format) {
+  switch (format) {
+  case TileFormat::F32:
+    return 23;
+  case TileFormat::BF16:
+    return 7;
+  case TileFormat::BFP8:
+    return 6; // 7 bits of magnitude, no hidden one: 6 below the leading bit
+  case TileFormat::BFP4:
+    return 2;
+  }
+  return 23;
+}
+
+inline const char *formatName(TileFormat format) {
+  switch (format) {
+  case TileFormat::BF16:
+    return "bf16";
+  case TileFormat::F32:
+    return "f32";
+  case TileFormat::BFP8:
+    return "bfp8";
+  case TileFormat::BFP4:
+    return "bfp4";
+  }
+  return "f32";
+}
+
+/// BFP8 element (sign, 7-bit magnitude) and shared exponent -> bf16 bits,
+/// as the unpackers convert (FloatBitPatterns.md, "Conversion routines"):
+/// magnitude 0 is +0, or -2^128 (bf16 -infinity) with the sign set.
+uint16_t bfp8ToBf16(uint8_t datum, uint8_t exponent);
+
+/// Packs 16 values into BFP8: each is first truncated to bf16, the shared
+/// exponent is the largest bf16 exponent, magnitudes are rounded to nearest
+/// with ties away from zero (the packers' deterministic rounding) and
+/// saturate at 127; zero and values rounding to zero are +0. BFP4 keeps the
+/// top 3 magnitude bits of the BFP8 element (truncation).
+void packBfpGroup(const float *values, bool bfp4, uint8_t *exponent,
+                  uint8_t *datums);
 
 /// Where each element of a row-major tile is stored in face layout.
 class TileGeometry {
@@ -60,6 +108,9 @@ public:
   int64_t elements() const { return numRows * numCols; }
   /// Position in storage of row-major element i.
   int64_t storedIndex(int64_t i) const { return stored[i]; }
+  /// Bytes of a block-float tile's exponent section: one per 16 elements,
+  /// padded to 16 bytes.
+  int64_t exponentBytes() const { return (elements() / 16 + 15) / 16 * 16; }
 
   /// Stored tile bytes -> row-major f32.
   void unpack(const uint8_t *storedTile, TileFormat format, float *out) const;

@@ -48,10 +48,9 @@ struct TileChip {
   std::map<std::string, int64_t> inputMantissaBits;
   /// Per A operand type, the fidelities of its intrinsics (in order).
   std::map<std::string, std::vector<std::string>> fidelitiesByType;
-  /// The fidelity compiled kernels use (target_options.math_fidelity; HiFi2
-  /// when not given); operand types without it take their intrinsic's
-  /// highest.
-  std::string mathFidelity = "HiFi2";
+  /// Per A operand type, the fidelity compiled kernels use: its first
+  /// intrinsic's default_fidelity (absent: the lowering's own choice).
+  std::map<std::string, std::string> defaultFidelityByType;
 
   /// Tiles of Dst one acquire gives (half of Dst when double-buffered).
   int64_t dstCapacity(bool f32) const;

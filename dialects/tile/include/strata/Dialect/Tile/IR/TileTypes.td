@@ -10,13 +10,28 @@ class Tile_Type<string name, string typeMnemonic, list<Trait> traits = []>
   let mnemonic = typeMnemonic;
 }
 
+// Block floating point: 16 consecutive stored elements (a face row) share
+// one 8-bit exponent; each element is a sign and a magnitude of 7 (bfp8) or
+// 3 (bfp4) bits without a hidden one (value = sign * mag / 2^6 (2^2) *
+// 2^(exp - 127)). A stored tile is its exponents (one byte per 16 elements,
+// padded to 16 bytes) followed by its elements (bfp4: two per byte, the
+// first in the low nibble). tt-isa-documentation FloatBitPatterns.md "BFP".
+def Tile_Bfp8Type : Tile_Type<"Bfp8", "bfp8"> {
+  let summary = "Block floating point, 8 bits per element (BFLOAT8_B)";
+}
+def Tile_Bfp4Type : Tile_Type<"Bfp4", "bfp4"> {
+  let summary = "Block floating point, 4 bits per element (BFLOAT4_B)";
+}
+
 def Tile_TileType : Tile_Type<"Tile", "tile"> {
   let summary = "A tile of rows x cols elements stored as faces";
   let description = [{
     `!tile.tile<32x32xbf16>` is the unit every engine works on. In memory
     (L1, DRAM pages) a tile is stored face by face: the faces (16x16 unless
     given, `!tile.tile<32x32xbf16, face 16x32>`) in row-major order, each
-    face's elements in row-major order. Element types: bf16 and f32.
+    face's elements in row-major order. Element types: bf16, f32 and the
+    block-float `!tile.bfp8` / `!tile.bfp4`, whose tiles store their shared
+    exponents before the elements.
   }];
   let parameters = (ins "int64_t":$rows, "int64_t":$cols,
                         "::mlir::Type":$elementType,
@@ -31,9 +46,10 @@ def Tile_TileType : Tile_Type<"Tile", "tile"> {
     }]>
   ];
   let extraClassDeclaration = [{
-    /// Bytes of one element and of the whole tile.
-    int64_t getElementBytes() const;
+    /// Bytes of the whole tile as stored (block floats: exponents and
+    /// elements), and of its shared exponents (0 unless block float).
     int64_t getSizeInBytes() const;
+    int64_t getExponentBytes() const;
     int64_t getNumElements() const { return getRows() * getCols(); }
   }];
 }
