@@ -9,13 +9,14 @@ the same matmul with Strata for `tile-wormhole-n150` at the row's fidelity
 (the matrix intrinsics' default_fidelity), runs it on the emulator
 and prints predicted vs published cycles with the relative error.
 
-Block-float rows (BFLOAT8_B, BFLOAT4_B) are listed but not compared: the
-tile dialect and emulator have the formats (!tile.bfp8, !tile.bfp4), but
-compiled programs do not yet choose them for operands. Strata's program reads its inputs from DRAM and writes
+Block-float rows (BFLOAT8_B, BFLOAT4_B) compile the same bf16 matmul for a
+copy of the chip whose intrinsic stores the operands as bfp8 / bfp4
+(integration/tile_calibration/block_float_chip.py); the result stays bf16. Strata's program reads its inputs from DRAM and writes
 its result there; rows where tt-metal kept A and C in L1 say so.
 
-Usage: tile_calibration.py [--bin DIR] [--chip JSON] [--min-size N]
-                           [--max-size N] [--bound PCT] [--max-mean PCT]
+Usage: tile_calibration.py [--bin DIR] [--chip JSON] [--dtypes LIST]
+                           [--min-size N] [--max-size N] [--bound PCT]
+                           [--max-mean PCT]
 Exit status 1 when a compared row misses the bound (default 15%) or the
 mean absolute error exceeds --max-mean.
 Standard library only.
@@ -33,10 +34,15 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 DATA = os.path.join(REPO, "integration", "tile_calibration", "n150_matmul.csv")
+sys.path.insert(0, os.path.dirname(DATA))
+from block_float_chip import block_float_chip  # noqa: E402
 CHIP = os.path.join(REPO, "targets", "tile", "descriptions",
                     "tile-wormhole-n150.json")
 CYCLES_PER_TILE = {"LoFi": 16, "HiFi2": 32, "HiFi3": 48, "HiFi4": 64}
-TYPES = {"BFLOAT16": "bf16"}  # the published formats Strata compiles to
+# Published formats: bf16 as is; the block floats as bf16 matmuls on a copy
+# of the chip whose intrinsic stores the operands in that format (the
+# result stays bf16, where tt-metal's was the block format too).
+FORMATS = {"BFLOAT16": None, "BFLOAT8_B": "bfp8", "BFLOAT4_B": "bfp4"}
 CORES = 64                    # the n150's full compute grid, 8 x 8
 
 
@@ -70,17 +76,19 @@ def published_rows(min_size, max_size):
     return list(seen.values())
 
 
-def predict(strata_run, chip_path, tmp, m, k, n, elem, fidelity):
+def predict(strata_run, chip_path, tmp, m, k, n, fmt, fidelity):
     chip = json.load(open(chip_path))
     for intrinsic in chip["matrix"]:
         if fidelity in intrinsic.get("fidelities", []):
             intrinsic["default_fidelity"] = fidelity
-    desc = os.path.join(tmp, f"n150-{fidelity}.json")
+    if fmt:
+        block_float_chip(chip, fmt, fidelity)
+    desc = os.path.join(tmp, f"n150-{fmt or 'bf16'}-{fidelity}.json")
     with open(desc, "w") as f:
         json.dump(chip, f)
-    prog = os.path.join(tmp, f"matmul_{m}_{k}_{n}_{elem}.mlir")
+    prog = os.path.join(tmp, f"matmul_{m}_{k}_{n}.mlir")
     with open(prog, "w") as f:
-        f.write(matmul_program(m, k, n, elem))
+        f.write(matmul_program(m, k, n, "bf16"))
     r = subprocess.run([strata_run, prog, f"--target={desc}"],
                        capture_output=True, text=True, timeout=3600)
     text = r.stdout + r.stderr
@@ -100,6 +108,8 @@ def main():
                     "the shipped one)")
     ap.add_argument("--min-size", type=int, default=1024)
     ap.add_argument("--max-size", type=int, default=4096)
+    ap.add_argument("--dtypes", default="BFLOAT16,BFLOAT8_B,BFLOAT4_B",
+                    help="published data types to compare (comma-separated)")
     ap.add_argument("--bound", type=float, default=15.0,
                     help="largest relative error of a row, percent")
     ap.add_argument("--max-mean", type=float, default=None,
@@ -116,7 +126,10 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|")
     errors, misses = [], []
     with tempfile.TemporaryDirectory() as tmp:
+        dtypes = set(args.dtypes.split(","))
         for r in published_rows(args.min_size, args.max_size):
+            if r["dtype"] not in dtypes:
+                continue
             m, k, n = int(r["m"]), int(r["k"]), int(r["n"])
             fidelity, util = r["math_fidelity"], float(
                 r["device_utilization_pct"])
@@ -125,12 +138,11 @@ def main():
             where = f"A {r['in0']}, B {r['in1']}, C {r['out']}"
             head = (f"| {m}x{k}x{n} | {r['dtype']} | {fidelity} | {where} | "
                     f"{util:.1f}% | {published:,.0f} |")
-            elem = TYPES.get(r["dtype"])
-            if not elem:
-                print(f"{head} - | - | not compiled: Strata's programs do not "
-                      "store operands as block floats yet |")
+            if r["dtype"] not in FORMATS:
+                print(f"{head} - | - | unknown format |")
                 continue
-            cycles, bound = predict(strata_run, args.chip, tmp, m, k, n, elem, fidelity)
+            cycles, bound = predict(strata_run, args.chip, tmp, m, k, n,
+                                    FORMATS[r["dtype"]], fidelity)
             err = (cycles - published) / published * 100
             errors.append(abs(err))
             if abs(err) > args.bound:

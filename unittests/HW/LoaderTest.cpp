@@ -362,6 +362,15 @@ TEST(HWLoader, OperandAndResultRates) {
   result = load(doc);
   EXPECT_FALSE(result);
   EXPECT_TRUE(errorAt(result, "/matrix/0/result_bytes_per_cycle"));
+  doc["matrix"][0]["result_bytes_per_cycle"] = 64;
+  doc["matrix"][0]["operand_format"] = "bfp8";
+  result = load(doc);
+  ASSERT_TRUE(result) << result.formatErrors();
+  EXPECT_EQ(result.description->matrix[0].operandFormat, "bfp8");
+  doc["matrix"][0]["operand_format"] = 8;
+  result = load(doc);
+  EXPECT_FALSE(result);
+  EXPECT_TRUE(errorAt(result, "/matrix/0/operand_format"));
 }
 
 TEST(HWLoader, DefaultFidelityIsOneOfTheIntrinsics) {

@@ -144,7 +144,7 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
              "cycles_per_instruction", "layout", "fidelities",
              "fidelity_passes", "input_mantissa_bits", "accumulator",
              "operand_bytes_per_cycle", "result_bytes_per_cycle",
-             "default_fidelity"});
+             "default_fidelity", "operand_format"});
   MatrixIntrinsic intrinsic;
   bool ok = true;
   if (auto name = identifier(value, path, "name", true)) {
@@ -266,6 +266,11 @@ Validator::validateIntrinsic(const json &value, const std::string &path) {
     auto level = identifier(value, path, "accumulator", false);
     ok = ok && level;
     intrinsic.accumulator = level.value_or("");
+  }
+  if (value.contains("operand_format")) {
+    auto format = identifier(value, path, "operand_format", false);
+    ok = ok && format;
+    intrinsic.operandFormat = format.value_or("");
   }
   if (value.contains("default_fidelity")) {
     auto fidelity = identifier(value, path, "default_fidelity", false);

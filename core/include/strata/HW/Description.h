@@ -109,6 +109,10 @@ struct MatrixIntrinsic {
   /// How fast results are written back to the memory (bytes per cycle);
   /// 0: at the memory's bandwidth.
   double resultBytesPerCycle = 0;
+  /// The chip-specific format the plugin stores operands in for this
+  /// intrinsic (e.g. a block float, "bfp8"); empty: their own type. Their
+  /// precision for checks is `inputMantissaBits`.
+  std::string operandFormat;
 };
 
 /// A loaded, validated description.

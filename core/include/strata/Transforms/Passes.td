@@ -403,10 +403,10 @@ def StrataReciprocalDivisions : Pass<"strata-reciprocal-divisions"> {
 }
 
 def StrataWidenAccumulators : Pass<"strata-widen-accumulators"> {
-  let summary = "Sum bf16/f16 contractions in f32 and round once";
+  let summary = "Sum bf16/f16 contractions and sums in f32 and round once";
   let description = [{
-    A contraction with a bf16 or f16 output whose body multiplies and adds
-    floats gets an f32 output (its initial value extended: a fill is filled
+    A contraction (two inputs) or a sum (one input) with a bf16 or f16
+    output whose body multiplies and adds floats gets an f32 output (its initial value extended: a fill is filled
     in f32) and an elementwise truncation to the original type after it,
     which the schedule fuses as an epilogue. Its accumulators then stay f32
     across the reduction, as every library's do, instead of rounding after

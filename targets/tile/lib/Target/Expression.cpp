@@ -427,5 +427,5 @@ std::string strata::tile::declareTensor(const TensorDecl &tensor) {
   return llvm::formatv("  tile.dram_tensor @{0} {1}{2} : "
                        "!tile.dram<{3}x{4}x{5}, #tile.interleaved>\n",
                        tensor.name, tensor.output ? "output" : "input", attrs,
-                       tensor.rows, tensor.cols, tensor.type);
+                       tensor.rows, tensor.cols, elementTypeText(tensor.type));
 }

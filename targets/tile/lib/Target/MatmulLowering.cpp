@@ -191,8 +191,22 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
       break;
     }
 
+  // The operands' stored format: the scheduled intrinsic's operand_format
+  // (a block float; not for a convolution, whose reader gathers rows of
+  // A's tiles).
+  std::string operandFormat;
+  for (const hw::MatrixIntrinsic &mi : target.description.matrix)
+    if (mi.name == s->matrixIntrinsic && !mi.operandFormat.empty() && !conv) {
+      if (mi.operandFormat != "bfp8" && mi.operandFormat != "bfp4")
+        return matmul.emitError()
+               << "the tile target stores matrix operands as bfp8 or bfp4, "
+                  "not '"
+               << mi.operandFormat << "' (intrinsic " << mi.name << ")";
+      operandFormat = mi.operandFormat;
+    }
   auto add = [&](Value v, int64_t rows, int64_t cols, bool output,
-                 TensorDecl &into) -> LogicalResult {
+                 TensorDecl &into,
+                 const std::string &format = "") -> LogicalResult {
     FailureOr<BlockArgument> arg = argumentOf(matmul, v);
     if (failed(arg))
       return failure();
@@ -203,6 +217,8 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
              : tensorFor(matmul, *arg, rows, cols, output);
     if (failed(t))
       return failure();
+    if (!format.empty() && t->type == "bf16")
+      t->type = format;
     into = *t;
     tensors.push_back({arg->getArgNumber(), *t});
     return success();
@@ -216,15 +232,16 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
     aCols = in[3];
     aValue = convInput;
   }
-  if (failed(add(aValue, aRows, aCols, false, p.a)) ||
+  if (failed(add(aValue, aRows, aCols, false, p.a, operandFormat)) ||
       failed(add(matmul.getDpsInputs()[1], p.kt * stacked, p.nt * chip.tileCols,
-                 false, p.b)) ||
+                 false, p.b, operandFormat)) ||
       failed(add(result, p.mt * stacked, p.nt * chip.tileCols, true, p.c)))
     return failure();
   if (p.a.type != p.b.type)
     return matmul.emitError() << "the tile target multiplies operands of "
                                  "one element type";
-  p.fidelity = target.fidelityFor(p.a.type);
+  // Block floats reach the matrix engine as bf16.
+  p.fidelity = target.fidelityFor(p.a.type == "f32" ? "f32" : "bf16");
   llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
   for (auto &[index, t] : tensors)
     p.tensors.push_back(t);

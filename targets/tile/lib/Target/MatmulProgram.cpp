@@ -29,7 +29,7 @@ using namespace strata::tile;
 
 namespace {
 int64_t tileBytes(const TensorDecl &t, int64_t tileElements) {
-  return tileElements * (t.type == "bf16" ? 2 : 4);
+  return storedTileBytes(t.type, tileElements);
 }
 
 /// Where a core is: its row and column on the grid, its row inside its
@@ -357,7 +357,7 @@ std::string strata::tile::writeMatmulProgram(const MatmulPlan &p) {
                                     p.groups * p.rows - 1, p.cols - 1);
   auto tile = [&](const std::string &type) {
     return llvm::formatv("!tile.tile<{0}x{1}x{2}>", p.tileRows, p.tileCols,
-                         type)
+                         elementTypeText(type))
         .str();
   };
   auto buffer = [&](const std::string &name, int64_t tiles,

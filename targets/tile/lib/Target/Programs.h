@@ -26,12 +26,28 @@ struct TensorDecl {
   std::string name;
   bool output = false;
   int64_t rows = 0, cols = 0;
-  std::string type; // bf16 or f32
+  std::string type; // bf16, f32, or bfp8 / bfp4 (stored; host data bf16)
   std::vector<int64_t> hostShape;
   bool replicateRows = false;
   bool replicateCols = false; // a column [rows x 1] fills every column
   bool flatten = false;       // host data as [elements / last dim, last dim]
 };
+
+/// The dialect's spelling of an element type name (bfp8 -> !tile.bfp8).
+inline std::string elementTypeText(const std::string &type) {
+  return type == "bfp8" || type == "bfp4" ? "!tile." + type : type;
+}
+
+/// Bytes of a stored tile of `elements` of `type` (block floats: one
+/// exponent byte per 16 elements, padded to 16, then the elements).
+inline int64_t storedTileBytes(const std::string &type, int64_t elements) {
+  int64_t exponents = (elements / 16 + 15) / 16 * 16;
+  if (type == "bfp8")
+    return exponents + elements;
+  if (type == "bfp4")
+    return exponents + elements / 2;
+  return elements * (type == "bf16" ? 2 : 4);
+}
 
 /// An elementwise computation on Dst slots: operand 0.. are tiles of the
 /// program's buffers (for an epilogue, operand 0 is the accumulator, already
