@@ -66,15 +66,20 @@ KNOWN_FAILURES = [
           "launch; the generator's dead branches do that too)",
           avoid=True),
     Known("tile-shared-value",
-          "c = a @ b; return exp(c), c (32x32 f32); also softmax s read by "
-          "exp and by a second softmax",
+          "softmax s returned and read by a second softmax (a product "
+          "returned and read by its epilogue, and a row result returned and "
+          "read by a later elementwise op, run since "
+          "integration/lit/Tile/plugin-run-shared-values.mlir)",
           "--target=tile-wormhole-n150 (and p150): @case has 2 input and 1 "
           "output tensors; the launch gives 2 and 2 with 4 buffers; in "
           "longer programs 'no program of @case writes its output #1' or "
           "'@case.2 reads @tmp0 before any program writes it': a value that "
           "two ops read, or an op and the return (a row maximum, a product "
           "and its epilogue), loses all but one reader when the function is "
-          "split into programs",
+          "split into programs; the double softmax now stops at compile "
+          "time: 'this op accumulates into a buffer that its program reads "
+          "from DRAM' (bufferization reuses the first softmax's filled "
+          "accumulator in the second)",
           targets=TILE_TARGETS, applies=lambda case: bool(case.shared)),
     Known("host-strided-unit-slice-crash",
           "tensor.extract_slice %x[0, 0, 0] [1, 2, 1] [1, 1, 2] : "

@@ -78,13 +78,40 @@ strata::tile::programGroups(func::FuncOp fn) {
   SmallVector<SmallVector<Operation *>> groups;
   // Row reductions and passes between products and transposes: one row
   // program when the run reduces, else one program per elementwise op.
+  // A row program writes only its last result: a run is cut after the
+  // last writer of a function output that later ops of the run read too
+  // (a softmax returned and softmaxed again).
   SmallVector<Operation *> run;
-  auto flush = [&] {
-    if (llvm::any_of(run, reduces))
-      groups.push_back(run);
+  auto emit = [&](ArrayRef<Operation *> part) {
+    if (llvm::any_of(part, reduces))
+      groups.push_back(SmallVector<Operation *>(part));
     else
-      for (Operation *op : run)
+      for (Operation *op : part)
         groups.push_back({op});
+  };
+  auto flush = [&] {
+    size_t start = 0;
+    for (size_t j = 0; j < run.size(); ++j) {
+      auto op = dyn_cast<linalg::LinalgOp>(run[j]);
+      if (!op || op.getNumDpsInits() != 1 ||
+          !isa<BlockArgument>(op.getDpsInits()[0]))
+        continue;
+      Value out = op.getDpsInits()[0];
+      ArrayRef<Operation *> rest = ArrayRef<Operation *>(run).drop_front(j + 1);
+      // Cut after the output's last writer (ops may update it in place).
+      bool readLater = llvm::any_of(rest, [&](Operation *later) {
+        return llvm::is_contained(later->getOperands(), out);
+      });
+      bool writtenLater = llvm::any_of(rest, [&](Operation *later) {
+        auto l = dyn_cast<linalg::LinalgOp>(later);
+        return l && llvm::is_contained(l.getDpsInits(), out);
+      });
+      if (readLater && !writtenLater) {
+        emit(ArrayRef<Operation *>(run).slice(start, j + 1 - start));
+        start = j + 1;
+      }
+    }
+    emit(ArrayRef<Operation *>(run).drop_front(start));
     run.clear();
   };
   for (size_t i = 0; i < ops.size(); ++i) {
@@ -96,13 +123,28 @@ strata::tile::programGroups(func::FuncOp fn) {
       Value product = fill.getDpsInits()[0];
       SmallVector<Operation *> group{ops[i], ops[i + 1]};
       ++i;
-      // An elementwise op reading the product first is its epilogue.
+      // An elementwise op reading the product first is its epilogue, when
+      // nothing else reads the product: the program keeps it in Dst and
+      // writes only the epilogue's result (a product also returned or read
+      // later is written by its own program).
       auto epilogue = i + 1 < ops.size()
                           ? dyn_cast<linalg::GenericOp>(ops[i + 1])
                           : linalg::GenericOp();
+      // An epilogue writing its result over the product leaves nothing
+      // else to read.
+      auto onlyReader = [&](linalg::GenericOp reader) {
+        if (llvm::is_contained(reader.getDpsInits(), product))
+          return true;
+        return !isa<BlockArgument>(product) &&
+               llvm::all_of(product.getUsers(), [&](Operation *user) {
+                 return user == ops[i - 1] || user == ops[i] ||
+                        user == reader || isa<memref::DeallocOp>(user);
+               });
+      };
       if (epilogue && epilogue.getNumReductionLoops() == 0 &&
           epilogue.getNumDpsInputs() > 0 &&
-          epilogue.getDpsInputs()[0] == product && !isPermutedCopy(epilogue)) {
+          epilogue.getDpsInputs()[0] == product && !isPermutedCopy(epilogue) &&
+          onlyReader(epilogue)) {
         group.push_back(epilogue);
         ++i;
       }
