@@ -8,6 +8,8 @@
 #ifndef STRATA_TARGETS_TILE_PROGRAMS_H
 #define STRATA_TARGETS_TILE_PROGRAMS_H
 
+#include "strata/Tile/Emulator/Numerics.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/Support/Error.h"
 
@@ -41,7 +43,7 @@ inline std::string elementTypeText(const std::string &type) {
 /// Bytes of a stored tile of `elements` of `type` (block floats: one
 /// exponent byte per 16 elements, padded to 16, then the elements).
 inline int64_t storedTileBytes(const std::string &type, int64_t elements) {
-  int64_t exponents = (elements / 16 + 15) / 16 * 16;
+  int64_t exponents = blockFloatExponentBytes(elements);
   if (type == "bfp8")
     return exponents + elements;
   if (type == "bfp4")

@@ -51,6 +51,12 @@ inline float roundToBf16(float value) { return fromBf16(toBf16(value)); }
 /// first in the low nibble).
 enum class TileFormat : uint8_t { BF16, F32, BFP8, BFP4 };
 
+/// Bytes of a block-float tile's exponent section: one per 16 elements,
+/// padded to 16 bytes.
+inline int64_t blockFloatExponentBytes(int64_t elements) {
+  return (elements / 16 + 15) / 16 * 16;
+}
+
 inline bool isBlockFloat(TileFormat format) {
   return format == TileFormat::BFP8 || format == TileFormat::BFP4;
 }
@@ -108,9 +114,8 @@ public:
   int64_t elements() const { return numRows * numCols; }
   /// Position in storage of row-major element i.
   int64_t storedIndex(int64_t i) const { return stored[i]; }
-  /// Bytes of a block-float tile's exponent section: one per 16 elements,
-  /// padded to 16 bytes.
-  int64_t exponentBytes() const { return (elements() / 16 + 15) / 16 * 16; }
+  /// Bytes of a block-float tile's exponent section.
+  int64_t exponentBytes() const { return blockFloatExponentBytes(elements()); }
 
   /// Stored tile bytes -> row-major f32.
   void unpack(const uint8_t *storedTile, TileFormat format, float *out) const;
