@@ -564,8 +564,6 @@ class Generator:
         stride = [self.rng.choice([1, 1, 2]) for _ in range(2)]
         dil = [self.rng.choice([1, 1, 2]) for _ in range(2)]
         pad = self.rng.random() < 0.4
-        if nchw and "host-padded-nchw-conv-bufferize" in self.avoid:
-            pad = False
         if pad:
             # Padding through tensor.pad: the spatial dims only, mostly zero.
             low = [0] * 4

@@ -88,14 +88,6 @@ KNOWN_FAILURES = [
           "memref::SubViewOp::getDroppedDims (a rank-reducing slice whose "
           "kept unit dim has stride 2)",
           avoid=True),
-    Known("host-padded-nchw-conv-bufferize",
-          "tensor.pad 1x1x9x9 -> 1x1x11x11, linalg.conv_2d_nchw_fchw with "
-          "8x1x3x3, then an elementwise add of the result and a second input",
-          "--target=host: 'tensor.extract_slice' op not bufferizable under "
-          "the given constraints: cannot avoid RaW conflict (core stages; "
-          "host-x86-avx512 and the same NHWC program compile; 8x8 images "
-          "too)",
-          avoid=True),
     Known("f16-intermediates-f32-tolerance",
           "linalg.tanh on tensor<8x64xf16>, then linalg.matmul with a "
           "64x16 f16 weight into tensor<8x16xf32>",

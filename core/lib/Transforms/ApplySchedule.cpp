@@ -1470,6 +1470,7 @@ struct ApplySchedule : strata::impl::StrataApplyScheduleBase<ApplySchedule> {
     getOperation()->walk(
         [&](Operation *op) { op->removeAttr(kScheduleAttrName); });
     hoistPacking(getOperation());
+    dropCopyBacksIntoCapturedValues(rw, getOperation());
     // Ops that tiling created inside the loops (the copies back from packed
     // tiles, fills of tiles) get the model's schedule too: a plugin lowers
     // plain loops only outside tiled code. Register tiles go through it

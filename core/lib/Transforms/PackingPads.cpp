@@ -6,8 +6,10 @@
 #include "PackingPads.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 
@@ -46,5 +48,30 @@ void strata::rewritePadsAsFillAndCopy(RewriterBase &rw,
     auto packed = rw.replaceOpWithNewOp<tensor::InsertSliceOp>(
         pad, copied, filled, offsets, sizes, strides);
     packed->setAttr(packedAttr, rw.getUnitAttr());
+  }
+}
+
+void strata::dropCopyBacksIntoCapturedValues(RewriterBase &rw,
+                                             Operation *root) {
+  SmallVector<bufferization::MaterializeInDestinationOp> copies;
+  root->walk([&](bufferization::MaterializeInDestinationOp op) {
+    if (op.getResult())
+      copies.push_back(op);
+  });
+  for (bufferization::MaterializeInDestinationOp copy : copies) {
+    // The outermost loop around the copy.
+    Operation *loop = nullptr;
+    for (auto l = copy->getParentOfType<LoopLikeOpInterface>(); l;
+         l = l->getParentOfType<LoopLikeOpInterface>())
+      loop = l;
+    if (!loop)
+      continue; // untiled: the copy puts the result into its destination
+    Value dest = copy.getDest();
+    while (auto slice = dest.getDefiningOp<tensor::ExtractSliceOp>())
+      dest = slice.getSource();
+    Operation *owner = dest.getParentRegion()->getParentOp();
+    if (loop->isAncestor(owner))
+      continue; // carried by the loops (iter_args, shared outputs)
+    rw.replaceOp(copy, copy.getSource());
   }
 }

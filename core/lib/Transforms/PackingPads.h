@@ -24,6 +24,17 @@ void rewritePadsAsFillAndCopy(mlir::RewriterBase &rw,
                               llvm::ArrayRef<mlir::tensor::PadOp> pads,
                               llvm::StringRef packedAttr);
 
+/// Drops the copy-back of a packed tile (bufferization.materialize_in_
+/// destination) whose destination is not carried by the loop around it but
+/// read from outside: a contraction whose epilogue was fused into its tile
+/// loop, whose own result only the epilogue reads. Writing the tile into
+/// that captured tensor forces an in-place write to a buffer the loop's
+/// output may share (a `tensor.empty` merged by CSE), which one-shot
+/// bufferization rejects ("cannot avoid RaW conflict"); the epilogue reads
+/// the packed tile itself instead.
+void dropCopyBacksIntoCapturedValues(mlir::RewriterBase &rw,
+                                     mlir::Operation *root);
+
 } // namespace strata
 
 #endif // STRATA_TRANSFORMS_PACKINGPADS_H
