@@ -170,8 +170,10 @@ def call_device(model, args, kwargs):
 
 @contextlib.contextmanager
 def _export_context(device):
-    """On CUDA, attention is exported as PyTorch's math path (the fused
-    kernels PyTorch would pick there have no decomposition)."""
+    """On CUDA, an attention that does get decomposed (not through
+    aten.scaled_dot_product_attention, which export keeps whole) takes
+    PyTorch's math path: the fused kernels PyTorch would pick there have
+    no decomposition."""
     if device.type != "cuda":
         yield
         return

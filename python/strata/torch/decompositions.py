@@ -85,8 +85,12 @@ def transformer_encoder_layer_fwd(src, embed_dim, num_heads, qkv_weight, qkv_bia
 
 
 def decomposition_table():
-    """PyTorch's default (core ATen) table plus the ones above."""
+    """PyTorch's default (core ATen) table plus the ones above, less
+    scaled dot-product attention: PyTorch's math form upcasts bf16/f16 to
+    f32 and splits the scale, so attention stays one operator that
+    ops/attention.py writes as the chain the core fuses."""
     table = torch.export.default_decompositions()
+    table.pop(aten.scaled_dot_product_attention.default, None)
     table[aten._native_multi_head_attention.default] = native_multi_head_attention
     table[aten._transformer_encoder_layer_fwd.default] = transformer_encoder_layer_fwd
     return table

@@ -65,5 +65,5 @@ class Args:
         return ", ".join(f"{n}={getattr(self, n)!r}" for n in self._names)
 
 
-from . import (adaptive_pool, creation, conv, elementwise, indexing, matmul,  # noqa: E402,F401
+from . import (adaptive_pool, attention, creation, conv, elementwise, indexing, matmul,  # noqa: E402,F401
                normalization, reduction, shape)
