@@ -108,6 +108,8 @@ def workloads(quick):
                               lambda: (torch.randn(2, 16, 64),)),
             "gpt2_block": ("2x32x64, 4 heads", lambda: models.GPT2Block(64, 4, 64),
                            lambda: (torch.randn(2, 32, 64),)),
+            "llama_block": ("2x32x64, 4 heads", lambda: models.LlamaBlock(64, 4, 172, 32),
+                            lambda: (torch.randn(2, 32, 64),)),
             "resnet18": ("1x3x64x64", models.resnet18, lambda: (torch.randn(1, 3, 64, 64),)),
         }
     return {
@@ -118,6 +120,9 @@ def workloads(quick):
                           lambda: (torch.randn(4, 128, 256),)),
         "gpt2_block": ("4x128x256, 4 heads", lambda: models.GPT2Block(256, 4, 128),
                        lambda: (torch.randn(4, 128, 256),)),
+        "llama_block": ("2x128x256, 4 heads, ff 688",
+                        lambda: models.LlamaBlock(256, 4, 688, 128),
+                        lambda: (torch.randn(2, 128, 256),)),
         "resnet18": ("1x3x224x224", models.resnet18, lambda: (torch.randn(1, 3, 224, 224),)),
     }
 

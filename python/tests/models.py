@@ -91,6 +91,49 @@ class SDPABlock(nn.Module):
         return self.out(y.transpose(1, 2).reshape(b, t, c))
 
 
+class LlamaBlock(nn.Module):
+    """LLaMA-style decoder block: RMSNorm, rotary position embeddings on q
+    and k (rotate-half form), causal scaled_dot_product_attention, then
+    RMSNorm and a SwiGLU feed-forward, each with a residual."""
+
+    def __init__(self, d_model=64, n_head=4, ff=172, max_len=64, eps=1e-6):
+        super().__init__()
+        self.n_head, self.eps = n_head, eps
+        self.norm_1 = nn.Parameter(1 + 0.1 * torch.randn(d_model))
+        self.norm_2 = nn.Parameter(1 + 0.1 * torch.randn(d_model))
+        self.wq = nn.Linear(d_model, d_model, bias=False)
+        self.wk = nn.Linear(d_model, d_model, bias=False)
+        self.wv = nn.Linear(d_model, d_model, bias=False)
+        self.wo = nn.Linear(d_model, d_model, bias=False)
+        self.w1 = nn.Linear(d_model, ff, bias=False)
+        self.w3 = nn.Linear(d_model, ff, bias=False)
+        self.w2 = nn.Linear(ff, d_model, bias=False)
+        half = d_model // n_head // 2
+        freq = 1.0 / (10000 ** (torch.arange(half).float() / half))
+        angle = torch.outer(torch.arange(max_len).float(), freq)
+        self.register_buffer("cos", torch.cat([angle.cos(), angle.cos()], -1))
+        self.register_buffer("sin", torch.cat([angle.sin(), angle.sin()], -1))
+
+    def rms(self, x, w):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * w
+
+    def rotary(self, x, t):
+        h = x.shape[-1] // 2
+        rotated = torch.cat([-x[..., h:], x[..., :h]], -1)
+        return x * self.cos[:t] + rotated * self.sin[:t]
+
+    def forward(self, x):
+        b, t, c = x.shape
+        h = self.rms(x, self.norm_1)
+        heads = lambda y: y.view(b, t, self.n_head, c // self.n_head).transpose(1, 2)
+        q, k, v = heads(self.wq(h)), heads(self.wk(h)), heads(self.wv(h))
+        q, k = self.rotary(q, t), self.rotary(k, t)
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.wo(y.transpose(1, 2).reshape(b, t, c))
+        h = self.rms(x, self.norm_2)
+        return x + self.w2(F.silu(self.w1(h)) * self.w3(h))
+
+
 class SDPA(nn.Module):
     """F.scaled_dot_product_attention alone on (batch, heads, tokens, head
     dim) inputs: causal, or with an explicit mask given with the inputs."""

@@ -45,6 +45,10 @@ def test_gpt2_block():
     check(models.GPT2Block(), (torch.randn(2, 32, 64),), "gpt2_block")
 
 
+def test_llama_block():
+    check(models.LlamaBlock(), (torch.randn(2, 32, 64),), "llama_block")
+
+
 def test_sdpa_block():
     check(models.SDPABlock(), (torch.randn(2, 16, 64),), "sdpa_block")
 

@@ -1280,6 +1280,19 @@ LogicalResult fuseGroups(RewriterBase &rw, Operation *scope) {
       grouped.grid[d] = llvm::divideCeilSigned(extents[d], parts);
       break;
     }
+    // One block of all rows and no grid is no group: tiling would make no
+    // loop, the root's tile would be left with neither its cache tiles nor
+    // its registers (a 1-core 256x256x256 matmul after an RMSNorm ran as
+    // scalar loops, 2 GFLOP/s) and every producer would look read whole.
+    // The producers then form their own group and the root keeps its
+    // schedule.
+    bool loops = false;
+    for (size_t d = 0; d < extents.size(); ++d)
+      loops |= (rows[d] > 0 && rows[d] < extents[d]) ||
+               (d < grouped.grid.size() && grouped.grid[d] > 0 &&
+                grouped.grid[d] < extents[d]);
+    if (!loops)
+      continue;
     // A mask that hides the keys past each query plus c (causal): each
     // block of queries skips the key tiles it hides, in tiles of the
     // root's k tile (MaskedKeyTiles.h).
