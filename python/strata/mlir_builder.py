@@ -192,6 +192,7 @@ class Builder:
         # and whether it stays in the signature when unused.
         self.arg_info = {}
         self._permuted_args = {}
+        self.arg_permutable = {}
         self._permuted_of = {}
         self._materialized = {}
         self.ops = []
@@ -222,20 +223,24 @@ class Builder:
         return name
 
     # -- arguments and constants -----------------------------------------
-    def argument(self, hint, ttype, source, keep=True):
+    def argument(self, hint, ttype, source, keep=True, permutable=True):
         """A function argument; source is (kind, key, perm) as the caller
-        finds it (perm: None, or the permutation the caller applies)."""
+        finds it (perm: None, or the permutation the caller applies).
+        permutable=False for data that changes on every call (a model's
+        activations): the caller would copy it on every call, outside the
+        program, so a transpose of it stays in the program."""
         v = Value(self.fresh(hint), ttype)
         self.args.append(v)
         self.arg_info[v.name] = (source, keep)
+        self.arg_permutable[v.name] = permutable
         return v
 
     def permuted_argument(self, v, perm):
         """For an argument v: another argument holding v permuted by perm
         (v.shape[perm[i]] along dimension i), which the caller prepares
         (once, for a parameter), instead of a transpose in the program;
-        None if v is not an argument."""
-        if v.name not in self.arg_info:
+        None if v is not an argument, or not a permutable one."""
+        if v.name not in self.arg_info or not self.arg_permutable[v.name]:
             return None
         perm = tuple(perm)
         if v.name in self._permuted_of:  # a permuted argument: permute its base

@@ -28,8 +28,10 @@ def test_linear_parameters_are_arguments(filecheck):
 
 
 def test_transposed_input_is_passed_transposed(filecheck):
-    """The caller transposes an input the program only reads transposed."""
-    text = st.export(Fn(lambda x, w: x @ w.t()), (torch.randn(2, 8), torch.randn(4, 8)))
+    """The caller transposes a parameter the program only reads transposed
+    (and keeps the copy: Dynamo passes weights as inputs)."""
+    w = nn.Parameter(torch.randn(4, 8))
+    text = st.export(Fn(lambda x, w: x @ w.t()), (torch.randn(2, 8), w))
     filecheck(text, """
 // CHECK: func.func @forward(%{{.*}}: tensor<2x8xf32>, %{{.*}}_t: tensor<8x4xf32>) -> tensor<2x4xf32>
 // CHECK-NOT: linalg.transpose
@@ -37,13 +39,26 @@ def test_transposed_input_is_passed_transposed(filecheck):
 """)
 
 
+def test_transposed_activation_stays_in_program(filecheck):
+    """An input that changes every call is transposed by the program, where
+    the transpose fuses, not copied by the caller on every call."""
+    text = st.export(Fn(lambda x, w: x @ w.t()), (torch.randn(2, 8), torch.randn(4, 8)))
+    filecheck(text, """
+// CHECK: func.func @forward(%{{.*}}: tensor<2x8xf32>, %[[W:.*]]: tensor<4x8xf32>) -> tensor<2x4xf32>
+// CHECK: linalg.transpose ins(%[[W]] : tensor<4x8xf32>)
+// CHECK: linalg.matmul
+""")
+
+
 def test_conv2d_padding_stride(filecheck):
-    """Channels-last: the caller passes the input as NHWC and the filter as
-    HWCF; the program pads, convolves, adds the bias in NHWC and returns
-    NHWC, which the caller permutes back."""
+    """Channels-last: the program transposes the input to NHWC (an
+    activation: the transpose fuses), the caller passes the filter as HWCF
+    (a parameter: permuted once); the program pads, convolves, adds the
+    bias in NHWC and returns NHWC, which the caller permutes back."""
     text = st.export(nn.Conv2d(3, 8, 3, stride=2, padding=1), (torch.randn(1, 3, 16, 16),))
     filecheck(text, """
-// CHECK: func.func @forward(%[[X:.*]]: tensor<1x16x16x3xf32>, %p_weight_t: tensor<3x3x3x8xf32>, %p_bias: tensor<8xf32>) -> tensor<1x8x8x8xf32>
+// CHECK: func.func @forward(%[[IN:.*]]: tensor<1x3x16x16xf32>, %p_weight_t: tensor<3x3x3x8xf32>, %p_bias: tensor<8xf32>) -> tensor<1x8x8x8xf32>
+// CHECK: %[[X:.*]] = linalg.transpose ins(%[[IN]] : tensor<1x3x16x16xf32>) {{.*}} permutation = [0, 2, 3, 1]
 // CHECK-NOT: linalg.transpose
 // CHECK: tensor.pad %[[X]] low[0, 1, 1, 0] high[0, 0, 0, 0]
 // CHECK: } : tensor<1x16x16x3xf32> to tensor<1x17x17x3xf32>
@@ -63,7 +78,8 @@ def test_conv_bn_relu_stay_channels_last(filecheck):
                           nn.Flatten()).eval()
     text = st.export(model, (torch.randn(1, 4, 8, 8),))
     filecheck(text, """
-// CHECK: func.func @forward(%{{.*}}: tensor<1x8x8x4xf32>,
+// CHECK: func.func @forward(%{{.*}}: tensor<1x4x8x8xf32>,
+// CHECK: linalg.transpose {{.*}} permutation = [0, 2, 3, 1]
 // CHECK-NOT: linalg.transpose
 // CHECK: %[[CONV:.*]] = linalg.conv_2d_nhwc_hwcf
 // CHECK: math.rsqrt

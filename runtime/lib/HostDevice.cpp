@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "strata/rt/Device.h"
+#include "strata/rt/HostAllocator.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -177,6 +178,13 @@ public:
     if (!handle)
       return Status::error("cannot load '" + path + "': " + dlerror());
     auto library = std::make_unique<HostLibrary>(handle);
+    // Temporaries through the allocator that keeps them between calls
+    // (libraries compiled before the hook existed have no setter).
+    using Alloc = void *(*)(uint64_t);
+    using Free = void (*)(void *);
+    if (void *setter = dlsym(handle, "strata_set_host_allocator"))
+      reinterpret_cast<void (*)(Alloc, Free)>(setter)(hostTemporaryAlloc,
+                                                      hostTemporaryFree);
     if (Status s = library->readManifest(path); !s.ok())
       return s;
     return std::unique_ptr<Executable>(std::move(library));

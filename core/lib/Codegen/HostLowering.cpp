@@ -60,10 +60,12 @@ void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
   addPipeline(pm, "convert-linalg-to-loops,convert-math-to-llvm,"
                   "convert-math-to-libm,convert-vector-to-scf,"
                   "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-                  "convert-vector-to-llvm,finalize-memref-to-llvm,"
+                  "convert-vector-to-llvm,"
+                  "finalize-memref-to-llvm{use-generic-functions=true},"
                   "convert-arith-to-llvm,convert-index-to-llvm,"
                   "convert-cf-to-llvm,convert-func-to-llvm,convert-ub-to-llvm,"
-                  "convert-openmp-to-llvm,reconcile-unrealized-casts");
+                  "convert-openmp-to-llvm,reconcile-unrealized-casts,"
+                  "strata-host-allocator");
 }
 
 void strata::buildReferencePipeline(OpPassManager &pm) {

@@ -23,7 +23,7 @@ import torch.utils._pytree as pytree
 
 from .. import compiler
 from ..compiler import CacheInfo, disk_cache_dir, target_device_type  # noqa: F401
-from .export import ELEM_DTYPES, convert, export_program
+from .export import ELEM_DTYPES, convert, export_program, parameter_inputs
 
 # CUDA compute capabilities and the shipped description of that GPU.
 CUDA_TARGETS = {(9, 0): "nvidia-h200"}
@@ -210,7 +210,8 @@ class StrataModule:
                              f"{device}: move them, or leave target= unset for the target "
                              "of their device")
         with _export_context(device):
-            program = convert(export_program(self.model, args, kwargs), self.func_name)
+            program = convert(export_program(self.model, args, kwargs), self.func_name,
+                              parameter_inputs(args, kwargs))
         exe = build_executable(program, target, self.workdir, device)
         entry = CompiledProgram(program, exe, device)
         self._cache.put(key, entry)

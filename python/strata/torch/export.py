@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass, field
 
 import torch
+import torch.utils._pytree as pytree
 from torch.export import ExportedProgram
 from torch.export.graph_signature import (ConstantArgument, InputKind, OutputKind,
                                           TensorArgument)
@@ -137,9 +138,10 @@ def _is_empty(val):
 class Converter:
     """Walks one ExportedProgram and builds its MLIR function."""
 
-    def __init__(self, ep, func_name):
+    def __init__(self, ep, func_name, permutable_inputs=()):
         self.ep = ep
         self.func_name = func_name
+        self.permutable_inputs = set(permutable_inputs)
         self.b = Builder()
         self.env = {}
 
@@ -171,8 +173,12 @@ class Converter:
                 continue
             t = tensor_type(val, f"input {node.name}")
             # User inputs stay in the signature; unused state is dropped.
-            self.env[node] = self.b.argument(node.name, t, (kind, key, None),
-                                             keep=kind == "input")
+            # Parameters and buffers may be passed permuted (the caller
+            # keeps the copy); user inputs only where they are parameters
+            # too (Dynamo passes them as inputs).
+            self.env[node] = self.b.argument(
+                node.name, t, (kind, key, None), keep=kind == "input",
+                permutable=kind != "input" or key in self.permutable_inputs)
 
         for node in ep.graph.nodes:
             if node.op == "call_function":
@@ -257,14 +263,22 @@ class Converter:
                 continue
             v = self.value(out, output, layouts=True)
             perm = None
-            if isinstance(v, Laid):
-                v, perm = v.phys, tuple(inverse(v.perm))
-            elif v.name in self.b.transpose_source:
-                v, perm = self.b.transpose_source[v.name]
-                perm = tuple(perm)
             # A permuted result is returned as computed and permuted by the
             # caller: a transpose at the end of the program would be fused
-            # into the operation computing the value, to its cost.
+            # into the operation computing the value, to its cost. Unless
+            # the permutation keeps the innermost dimension (a sequence-
+            # first encoder's output): the program then writes whole rows,
+            # at no cost, where the caller would copy on every call.
+            if isinstance(v, Laid):
+                p = tuple(inverse(v.perm))
+                if p[-1] == len(p) - 1:
+                    v = self.b.logical(v)
+                else:
+                    v, perm = v.phys, p
+            elif v.name in self.b.transpose_source:
+                src, p = self.b.transpose_source[v.name]
+                if p[-1] != len(p) - 1:
+                    v, perm = src, tuple(p)
             if v.name in arg_names or v.name in seen:
                 # A result is a fresh buffer: never an argument, never
                 # the same buffer twice.
@@ -319,12 +333,23 @@ class _FunctionModule(torch.nn.Module):
         return self.fn(*args, **kwargs)
 
 
-def convert(ep, func_name="forward"):
-    """The Program of an ExportedProgram (core ATen)."""
-    return Converter(ep, func_name).run()
+def convert(ep, func_name="forward", permutable_inputs=()):
+    """The Program of an ExportedProgram (core ATen). permutable_inputs:
+    indices of the flattened user inputs that are parameters (the caller
+    may keep permuted copies of them)."""
+    return Converter(ep, func_name, permutable_inputs).run()
+
+
+def parameter_inputs(args, kwargs):
+    """Indices of the flattened user inputs that are nn.Parameters (Dynamo
+    passes a model's weights as inputs): those the program may take
+    permuted, the caller keeping the permuted copy."""
+    flat = pytree.tree_leaves((tuple(args), kwargs or {}))
+    return [i for i, x in enumerate(flat) if isinstance(x, torch.nn.Parameter)]
 
 
 def export(model, example_inputs, kwargs=None, func_name="forward"):
     """The linalg-on-tensors MLIR that Strata compiles for
     model(*example_inputs, **kwargs), as text."""
-    return convert(export_program(model, example_inputs, kwargs), func_name).mlir
+    return convert(export_program(model, example_inputs, kwargs), func_name,
+                   parameter_inputs(example_inputs, kwargs)).mlir

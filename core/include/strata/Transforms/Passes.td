@@ -244,6 +244,19 @@ def StrataEmitCInterface : Pass<"strata-emit-c-interface", "::mlir::ModuleOp"> {
   }];
 }
 
+def StrataHostAllocator : Pass<"strata-host-allocator", "::mlir::ModuleOp"> {
+  let summary = "Temporaries through an allocator the loader may replace";
+  let description = [{
+    On a module lowered by `finalize-memref-to-llvm{use-generic-functions=
+    true}`: defines `_mlir_memref_to_llvm_alloc` and `_mlir_memref_to_llvm_free`
+    (internal) to call the hooks set by the exported
+    `strata_set_host_allocator(alloc, free)`, and `malloc`/`free` while none
+    is set. The runtime installs an allocator that keeps freed temporaries
+    for the next call (docs/runtime.md), so that a program called in a loop
+    does not page-fault on fresh memory every call.
+  }];
+}
+
 def StrataSchedule : Pass<"strata-schedule", "::mlir::ModuleOp"> {
   let summary = "S3: choose a schedule for every structured op from the chip";
   let description = [{
