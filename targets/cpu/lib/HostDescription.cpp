@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cpuid.h>
+#include <cstring>
 #include <fstream>
 #include <sched.h>
 #include <sstream>
@@ -81,13 +82,26 @@ struct VectorFacts {
   int widthBits = 128;
   bool fma = false;
   int registers = 16;
+  std::string vendor;
+  int family = 0;
 };
 
 VectorFacts detectVector() {
   VectorFacts facts;
   unsigned eax, ebx, ecx, edx;
-  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx))
+  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+    char vendor[13] = {};
+    std::memcpy(vendor, &ebx, 4);
+    std::memcpy(vendor + 4, &edx, 4);
+    std::memcpy(vendor + 8, &ecx, 4);
+    facts.vendor = vendor;
+  }
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
     facts.fma = (ecx >> 12) & 1;
+    // The display family: the extended family is added to a base of 0xF.
+    int base = (eax >> 8) & 0xF;
+    facts.family = base == 0xF ? base + int((eax >> 20) & 0xFF) : base;
+  }
   if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) {
     if ((ebx >> 5) & 1)
       facts.widthBits = 256; // AVX2
@@ -152,12 +166,24 @@ double clockHz() {
 
 int strata::cpu::hostVectorBits() { return detectVector().widthBits; }
 
+int strata::cpu::datapathBits(const std::string &vendor, int family,
+                              int vectorBits) {
+  if (vendor == "AuthenticAMD" && family == 0x19)
+    return std::min(vectorBits, 256);
+  return vectorBits;
+}
+
 std::string strata::cpu::describeHostMachine() {
   VectorFacts vec = detectVector();
   int cores = usableCores();
   double clock = clockHz();
   int lanes = vec.widthBits / 32;
   double vectorBytes = vec.widthBits / 8.0;
+  // Whole vectors per cycle of one pipe or port (1/2 where the datapath is
+  // half a vector wide).
+  double wholeVectors =
+      double(datapathBits(vec.vendor, vec.family, vec.widthBits)) /
+      vec.widthBits;
 
   json doc;
   doc["name"] = "host";
@@ -171,7 +197,9 @@ std::string strata::cpu::describeHostMachine() {
       "detected at run time: /proc/cpuinfo, sysfs cache (and cpufreq when "
       "present, else the clock measured with a dependent-add chain), cpuid",
       "estimated: cache bandwidth as load ports x vector width x clock, DRAM "
-      "bandwidth 12 GB/s per core; latencies typical of the level"};
+      "bandwidth 12 GB/s per core; latencies typical of the level",
+      "AMD Zen 4 (family 0x19) runs 512-bit operations on 256-bit "
+      "datapaths: half the FMA pipes and L1/L2 rates (AMD 57647, 2.11)"};
   doc["clock_hz"] = clock;
   auto level = [](const char *name, int count) {
     json entry = json::object();
@@ -201,9 +229,10 @@ std::string strata::cpu::describeHostMachine() {
     bool perCore = sharing <= 2 && level <= 2;
     // Per-core bandwidth: two loads per cycle from L1, one from L2, half a
     // vector per cycle from farther levels.
-    double perCycle = level == 1   ? 2 * vectorBytes
-                      : level == 2 ? vectorBytes
-                                   : vectorBytes / 2;
+    double perCycle = (level == 1   ? 2 * vectorBytes
+                       : level == 2 ? vectorBytes
+                                    : vectorBytes / 2) *
+                      (level <= 2 ? wholeVectors : 1.0);
     double bandwidth = perCycle * clock * (perCore ? 1 : cores);
     json cache = json::object();
     cache["name"] = "l" + std::to_string(level);
@@ -234,7 +263,9 @@ std::string strata::cpu::describeHostMachine() {
   vector["width_bits"] = vec.widthBits;
   vector["element_types"] = types;
   vector["level"] = "core";
-  vector["fma_pipes"] = vec.fma ? 2 : 1;
+  // Two FMA pipes on every x86 core with FMA since Haswell; the pipes of
+  // a half-width datapath complete one whole vector per cycle together.
+  vector["fma_pipes"] = std::max(1, int((vec.fma ? 2 : 1) * wholeVectors));
   vector["fma_latency_cycles"] = 4;
   vector["registers"] = vec.registers;
   doc["vector"] = vector;
