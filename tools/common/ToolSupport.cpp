@@ -49,6 +49,12 @@ static cl::opt<bool> allowTf32(
              "without one)"),
     cl::cat(tool::strataCategory()));
 
+static cl::opt<bool> verifyEach(
+    "verify-each",
+    cl::desc("Verify the IR after every pass (the target's lowering and the "
+             "reference's verify once, at their end, by default)"),
+    cl::cat(tool::strataCategory()));
+
 // Before the tool's own help text (its exit statuses): this library's
 // globals are constructed before the executable's.
 static cl::extrahelp hiddenHelp(
@@ -185,5 +191,7 @@ mlir::LogicalResult tool::applyPassManagerOptions(mlir::PassManager &pm) {
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return mlir::failure();
   mlir::applyDefaultTimingPassManagerCLOptions(pm);
+  if (verifyEach)
+    pm.enableVerifier(true);
   return mlir::success();
 }

@@ -1,5 +1,6 @@
 //===- HostLowering.cpp - Buffers to LLVM and on to host code -------------===//
 #include "strata/Codegen/HostLowering.h"
+#include "ParallelObjects.h"
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Runtime/Manifest.h"
 #include "strata/Transforms/Passes.h"
@@ -10,6 +11,7 @@
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -27,6 +29,8 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <mutex>
+
+#include <spdlog/spdlog.h>
 
 #ifndef STRATA_HOST_LINKER
 #define STRATA_HOST_LINKER "clang"
@@ -149,7 +153,7 @@ static bool callsOpenMPRuntime(const llvm::Module &module) {
 /// RUNPATH when dlopen loads it. Only libraries whose code calls the runtime
 /// get it, so that programs without threads keep loading no thread pool
 /// (and need no libomp installed).
-static llvm::Error linkSharedLibrary(llvm::StringRef object,
+static llvm::Error linkSharedLibrary(llvm::ArrayRef<std::string> objects,
                                      llvm::StringRef path,
                                      llvm::StringRef finalPath, bool openmp) {
   auto linker = llvm::sys::findProgramByName(STRATA_HOST_LINKER);
@@ -159,8 +163,11 @@ static llvm::Error linkSharedLibrary(llvm::StringRef object,
     return llvm::createStringError(llvm::formatv(
         "cannot find the host linker driver '{0}'", STRATA_HOST_LINKER));
   std::string message;
-  llvm::SmallVector<llvm::StringRef> args = {
-      *linker, "-shared", "-fuse-ld=lld", "-o", path, object, "-lm"};
+  llvm::SmallVector<llvm::StringRef> args = {*linker, "-shared", "-fuse-ld=lld",
+                                             "-o", path};
+  for (const std::string &object : objects)
+    args.push_back(object);
+  args.push_back("-lm");
   std::string libraryDir = STRATA_OPENMP_LIBRARY_DIR;
   std::string searchFlag = "-L" + libraryDir;
   std::string rpathFlag = "-Wl,-rpath," + libraryDir;
@@ -219,11 +226,14 @@ llvm::Error strata::writeHostArtifact(ModuleOp module, EmitKind kind,
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
       features += (feature.second ? "+" : "-") + feature.first().str() + ",";
   }
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
-      std::nullopt,
-      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
-                            : llvm::CodeGenOptLevel::Default));
+  auto makeTargetMachine = [&] {
+    return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+        triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+        std::nullopt,
+        options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
+                              : llvm::CodeGenOptLevel::Default));
+  };
+  std::unique_ptr<llvm::TargetMachine> tm = makeTargetMachine();
   if (!tm)
     return llvm::createStringError(
         llvm::formatv("no host code generator for cpu '{0}'", cpu));
@@ -250,20 +260,37 @@ llvm::Error strata::writeHostArtifact(ModuleOp module, EmitKind kind,
         llvm::formatv("--emit={0} is not produced by host code generation",
                       emitKindName(kind)));
 
-  // Object to a temporary file, link to a temporary library, then rename, so
-  // that a failure never leaves a partial library at `path`.
-  llvm::SmallString<128> object;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("strata", "o", object))
-    return llvm::createStringError("cannot create a temporary object file: " +
-                                   ec.message());
-  llvm::FileRemover removeObject(object);
-  if (llvm::Error err = emitObject(*llvmModule, *tm, object))
-    return err;
+  // Objects to temporary files (a large module in parts on all cores), link
+  // to a temporary library, then rename, so that a failure never leaves a
+  // partial library at `path`.
+  bool openmp = callsOpenMPRuntime(*llvmModule);
+  std::vector<std::string> objects;
+  if (unsigned parts = codegenParts(*llvmModule); parts > 1) {
+    spdlog::info("host code generation in {} parts", parts);
+    auto made = emitObjectsInParallel(*llvmModule, parts, makeTargetMachine,
+                                      emitObject);
+    if (!made)
+      return made.takeError();
+    objects = std::move(*made);
+  } else {
+    llvm::SmallString<128> object;
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("strata", "o", object))
+      return llvm::createStringError("cannot create a temporary object file: " +
+                                     ec.message());
+    objects.push_back(object.str().str());
+    if (llvm::Error err = emitObject(*llvmModule, *tm, object)) {
+      llvm::sys::fs::remove(object);
+      return err;
+    }
+  }
+  llvm::scope_exit removeObjects([&] {
+    for (const std::string &object : objects)
+      llvm::sys::fs::remove(object);
+  });
   std::string partial = (path + ".partial").str();
   llvm::FileRemover removePartial(partial);
-  if (llvm::Error err = linkSharedLibrary(object, partial, path,
-                                          callsOpenMPRuntime(*llvmModule)))
+  if (llvm::Error err = linkSharedLibrary(objects, partial, path, openmp))
     return err;
   if (std::error_code ec = llvm::sys::fs::rename(partial, path))
     return llvm::createStringError(
