@@ -1,10 +1,12 @@
-//===- EltwiseLowering.cpp - One elementwise op
-//-----------------------------===//
+//===- EltwiseLowering.cpp - One elementwise op ---------------------------===//
 //
 // One elementwise linalg op over 2-D tensors (and rows broadcast along
 // the rows) becomes the elementwise program (EltwiseProgram.cpp); its
-// buffers hold the schedule's tiles per step, twice. A transpose (of a
-// matrix or a batch of them) is that program with transposed reads.
+// buffers hold the schedule's tiles per step, twice. So does one over
+// tensors of another rank whose operands are all read whole: each is the
+// matrix [elements / last dimension, last dimension] (a vector one row).
+// A transpose (of a matrix or a batch of them) is that program with
+// transposed reads.
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionLowering.h"
@@ -25,12 +27,14 @@ using NumberedTensors = SmallVector<std::pair<int64_t, TensorDecl>>;
 /// or its next input, and numbered in `tensors`.
 LogicalResult addOperand(EltwisePlan &p, NumberedTensors &tensors,
                          linalg::GenericOp op, OpOperand &operand, int64_t rows,
-                         int64_t cols, bool replicateCols = false) {
+                         int64_t cols, bool replicateCols = false,
+                         bool flat = false) {
   bool output = op.isDpsInit(&operand);
   FailureOr<BlockArgument> arg = argumentOf(op, operand.get());
   if (failed(arg))
     return failure();
-  FailureOr<TensorDecl> t = tensorFor(op, *arg, rows, cols, output);
+  FailureOr<TensorDecl> t = flat ? flatTensorFor(op, *arg, rows, cols, output)
+                                 : tensorFor(op, *arg, rows, cols, output);
   if (failed(t))
     return failure();
   t->replicateCols = replicateCols;
@@ -45,6 +49,18 @@ std::string writePlan(EltwisePlan &p, NumberedTensors &tensors) {
   for (auto &[index, t] : tensors)
     p.tensors.push_back(t);
   return writeEltwiseProgram(p);
+}
+
+/// True when `op` is elementwise over other than two dimensions with every
+/// operand read whole (identity maps) and no loop index in its body.
+bool isFlatElementwise(linalg::GenericOp op) {
+  if (op.getNumLoops() == 2 || op.getNumLoops() == 0 ||
+      op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1)
+    return false;
+  if (!op.getBody()->getOps<linalg::IndexOp>().empty())
+    return false;
+  return llvm::all_of(op.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); });
 }
 
 /// True when `op` copies its one input with the last two dimensions
@@ -114,8 +130,9 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
   const TileChip &chip = target.chip;
   if (isTranspose(op))
     return lowerTranspose(target, fn, op);
-  if (op.getNumReductionLoops() != 0 || op.getNumLoops() != 2 ||
-      op.getNumDpsInits() != 1)
+  bool flat = isFlatElementwise(op);
+  if (!flat && (op.getNumReductionLoops() != 0 || op.getNumLoops() != 2 ||
+                op.getNumDpsInits() != 1))
     return unsupportedFunction(fn, op);
   FailureOr<Schedule> s = scratchpadScheduleOf(op);
   if (failed(s))
@@ -124,10 +141,13 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
   static_cast<GridProgram &>(p) = gridProgram(fn, chip);
   p.depth =
       2 * std::max<int64_t>(1, s->tiles.front().sizes.back() / chip.tileCols);
-  ArrayRef<int64_t> shape =
-      cast<MemRefType>(op.getDpsInits()[0].getType()).getShape();
-  p.rowTiles = ceilDiv(shape[0], chip.tileRows);
-  p.colTiles = ceilDiv(shape[1], chip.tileCols);
+  auto outType = cast<MemRefType>(op.getDpsInits()[0].getType());
+  // The output as a matrix: rows x cols (flat: all but the last dimension
+  // as rows, one row for a vector).
+  int64_t outCols = outType.getShape().back();
+  int64_t outRows = outCols == 0 ? 0 : outType.getNumElements() / outCols;
+  p.rowTiles = ceilDiv(outRows, chip.tileRows);
+  p.colTiles = ceilDiv(outCols, chip.tileCols);
   int64_t rows = p.rowTiles * chip.tileRows, cols = p.colTiles * chip.tileCols;
   llvm::Expected<Expression> expr = translateBody(op, 0, target.dstTiles());
   if (!expr)
@@ -137,6 +157,12 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
   NumberedTensors tensors;
   for (OpOperand &operand : op->getOpOperands()) {
     bool output = op.isDpsInit(&operand);
+    if (flat) {
+      if (failed(addOperand(p, tensors, op, operand, rows, cols,
+                            /*replicateCols=*/false, /*flat=*/true)))
+        return failure();
+      continue;
+    }
     bool broadcast = !output && isRowBroadcast(op, operand);
     // A column (rows x 1, read at (i, 0)): every column of its tiles holds
     // it, so its tile t / colTiles is a whole operand tile.

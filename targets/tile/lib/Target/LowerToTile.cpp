@@ -7,8 +7,8 @@
 //   - a zero fill and a 2-D linalg.matmul, optionally followed by an
 //     elementwise linalg.generic reading the product and row-broadcast
 //     vectors (bias) — the epilogue runs on the accumulator;
-//   - one elementwise linalg.generic over 2-D tensors (and row-broadcast
-//     vectors);
+//   - one elementwise linalg.generic over 2-D tensors and row-broadcast
+//     vectors, or over tensors of any rank read whole;
 //   - row reductions and elementwise ops over the rows of one 2-D shape
 //     (a softmax);
 //   - a transpose of a matrix or a batch of them;
@@ -144,8 +144,9 @@ LogicalResult strata::tile::unsupportedFunction(func::FuncOp fn,
       fn.emitError() << "the tile target lowers a function made of a zero "
                         "fill and a 2-D matmul (optionally followed by an "
                         "elementwise epilogue), of one elementwise op on "
-                        "2-D tensors, or of row reductions and elementwise "
-                        "ops over the rows of one 2-D shape";
+                        "2-D tensors (or on tensors of any rank read "
+                        "whole), or of row reductions and elementwise ops "
+                        "over the rows of one 2-D shape";
   if (op)
     diag.attachNote(op->getLoc()) << "not lowered: " << op->getName();
   return diag;
