@@ -98,12 +98,20 @@ FailureOr<std::string> lowerTranspose(const LoweringTarget &target,
       cast<MemRefType>(op.getDpsInits()[0].getType()).getShape();
   int64_t batch = shape.size() == 3 ? shape[0] : 1;
   int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  // One matrix is padded to whole tiles (zeros in, the padding of the
+  // result dropped); the matrices of a batch must be whole tiles.
+  if (batch == 1) {
+    rows = ceilDiv(rows, chip.tileRows) * chip.tileRows;
+    cols = ceilDiv(cols, chip.tileCols) * chip.tileCols;
+  }
   if (rows % chip.tileRows || cols % chip.tileCols ||
       chip.tileRows != chip.tileCols)
     return op.emitError() << "the tile target transposes matrices of whole "
-                             "square tiles; this one is "
-                          << rows << "x" << cols << " for " << chip.tileRows
-                          << "x" << chip.tileCols << " tiles";
+                             "square tiles, or one matrix padded to them; "
+                             "this one is "
+                          << shape[shape.size() - 2] << "x" << shape.back()
+                          << " in a batch of " << batch << " for "
+                          << chip.tileRows << "x" << chip.tileCols << " tiles";
   EltwisePlan p;
   static_cast<GridProgram &>(p) = gridProgram(fn, chip);
   p.transpose = true;
