@@ -163,6 +163,38 @@ FailureOr<Schedule> strata::tile::scratchpadScheduleOf(linalg::LinalgOp op) {
 }
 
 namespace {
+/// A temporary written by ops of `fn` and then copied whole into a function
+/// argument nothing else touches (a callee's result, once inlined, copied
+/// into the caller's output) becomes that argument: its writers write the
+/// output, and no copy program is needed.
+void forwardCopiedTemporaries(func::FuncOp fn) {
+  SmallVector<memref::CopyOp> copies(fn.getBody().getOps<memref::CopyOp>());
+  for (memref::CopyOp copy : copies) {
+    auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
+    auto target = dyn_cast<BlockArgument>(copy.getTarget());
+    if (!alloc || !target || alloc.getType() != target.getType() ||
+        !target.hasOneUse())
+      continue;
+    SmallVector<Operation *> deallocs;
+    bool before = llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+      if (isa<memref::DeallocOp>(user)) {
+        deallocs.push_back(user);
+        return true;
+      }
+      return user == copy.getOperation() ||
+             (user->getBlock() == copy->getBlock() &&
+              user->isBeforeInBlock(copy));
+    });
+    if (!before)
+      continue;
+    copy.erase();
+    for (Operation *dealloc : deallocs)
+      dealloc->erase();
+    alloc.getResult().replaceAllUsesWith(target);
+    alloc.erase();
+  }
+}
+
 /// The program text of `fn` by its shape, or failure (reported).
 FailureOr<std::string> lowerFunction(const LoweringTarget &target,
                                      func::FuncOp fn) {
@@ -275,6 +307,8 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       if (succeeded(generic) && schedule)
         (*generic)->setAttr(kScheduleAttrName, schedule);
     }
+    for (auto fn : module.getOps<func::FuncOp>())
+      forwardCopiedTemporaries(fn);
     LoweringTarget target{*chip, **description, fidelity};
     // Parses a program's text and places it before `fn`; the program's ops
     // report at the function they implement.

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace strata;
 
@@ -52,6 +53,9 @@ public:
   // it would hoist their constants into the program's declarations.
   void buildLoweringPipeline(mlir::OpPassManager &pm,
                              const hw::Description &) const override {
+    // Calls of the program's own functions are inlined first: a tile
+    // program is made of one function's ops on DRAM buffers.
+    pm.addPass(mlir::createInlinerPass());
     // The kernels' fidelity: the intrinsics' default_fidelity.
     pm.addPass(tile::createLowerToTilePass(""));
   }
