@@ -168,9 +168,35 @@ public:
       if (tensor.role == TensorInfo::Role::Output)
         outputs.push_back(&tensor);
     }
-    if (signature.inputs.size() != inputs.size() ||
+    // Tensors named "argN" hold the function's argument N (a program
+    // declares only the arguments it reads: an unused input has none);
+    // others are the signature's in order.
+    size_t numInputs = signature.inputs.size();
+    auto argumentIndex = [](const TensorInfo &tensor) -> std::optional<size_t> {
+      llvm::StringRef name = tensor.name;
+      size_t index;
+      if (!name.consume_front("arg") || name.getAsInteger(10, index))
+        return std::nullopt;
+      return index;
+    };
+    bool named = llvm::all_of(inputs,
+                              [&](const TensorInfo *t) {
+                                auto i = argumentIndex(*t);
+                                return i && *i < numInputs;
+                              }) &&
+                 llvm::all_of(outputs, [&](const TensorInfo *t) {
+                   auto i = argumentIndex(*t);
+                   return i && *i >= numInputs && *i < args.size();
+                 });
+    std::vector<size_t> inputArg, outputArg;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      inputArg.push_back(named ? *argumentIndex(*inputs[i]) : i);
+    for (size_t i = 0; i < outputs.size(); ++i)
+      outputArg.push_back(named ? *argumentIndex(*outputs[i])
+                                : inputs.size() + i);
+    if ((!named && signature.inputs.size() != inputs.size()) ||
         signature.outputs.size() != outputs.size() ||
-        args.size() != inputs.size() + outputs.size())
+        args.size() != signature.inputs.size() + signature.outputs.size())
       return llvm::createStringError(llvm::formatv(
           "@{0} has {1} input and {2} output tensors; the launch gives {3} "
           "and {4} with {5} buffers",
@@ -189,16 +215,18 @@ public:
       return llvm::Error::success();
     };
     for (size_t i = 0; i < inputs.size(); ++i) {
-      if (llvm::Error error = check(*inputs[i], signature.inputs[i]))
+      const TensorSpec &spec = signature.inputs[inputArg[i]];
+      if (llvm::Error error = check(*inputs[i], spec))
         return error;
-      std::vector<float> values = pad(
-          hostView(program, *inputs[i]), *inputs[i],
-          toFloats(*inputs[i], signature.inputs[i].numElements(), *args[i]));
+      std::vector<float> values =
+          pad(hostView(program, *inputs[i]), *inputs[i],
+              toFloats(*inputs[i], spec.numElements(), *args[inputArg[i]]));
       if (failed(emulator.writeTensor(inputs[i]->name, values)))
         return diagnostics.error("cannot write @" + inputs[i]->name);
     }
     for (size_t i = 0; i < outputs.size(); ++i)
-      if (llvm::Error error = check(*outputs[i], signature.outputs[i]))
+      if (llvm::Error error =
+              check(*outputs[i], signature.outputs[outputArg[i] - numInputs]))
         return error;
 
     if (failed(emulator.run()))
@@ -210,7 +238,7 @@ public:
         return diagnostics.error("cannot read @" + outputs[i]->name);
       fromFloats(*outputs[i],
                  crop(hostView(program, *outputs[i]), *outputs[i], *values),
-                 *args[inputs.size() + i]);
+                 *args[outputArg[i]]);
     }
     llvm::Expected<CycleReport> report =
         predictCycles(emulator.trace(), params);
