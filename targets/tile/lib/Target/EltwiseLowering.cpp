@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionLowering.h"
+#include "strata/Schedule/Attributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -60,6 +61,16 @@ bool isFlatElementwise(linalg::GenericOp op) {
   if (!op.getBody()->getOps<linalg::IndexOp>().empty())
     return false;
   return llvm::all_of(op.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); });
+}
+
+/// True when `op` copies its one input, read whole, to its output.
+bool isCopy(linalg::GenericOp op) {
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  return op.getNumDpsInputs() == 1 && op.getNumDpsInits() == 1 &&
+         op.getNumReductionLoops() == 0 && yield.getValues().size() == 1 &&
+         yield.getValues()[0] == op.getBody()->getArgument(0) &&
+         llvm::all_of(op.getIndexingMapsArray(),
                       [](AffineMap map) { return map.isIdentity(); });
 }
 
@@ -142,13 +153,20 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
   if (!flat && (op.getNumReductionLoops() != 0 || op.getNumLoops() != 2 ||
                 op.getNumDpsInits() != 1))
     return unsupportedFunction(fn, op);
-  FailureOr<Schedule> s = scratchpadScheduleOf(op);
-  if (failed(s))
-    return failure();
+  // Tiles buffered per operand: twice the schedule's tiles per step. A
+  // copy (the program's own, or one the entry points add for a result
+  // returned twice) has no schedule from S3: one tile, twice.
+  int64_t stepTiles = 1;
+  if (!isCopy(op) || op->hasAttr(kScheduleAttrName)) {
+    FailureOr<Schedule> s = scratchpadScheduleOf(op);
+    if (failed(s))
+      return failure();
+    stepTiles =
+        std::max<int64_t>(1, s->tiles.front().sizes.back() / chip.tileCols);
+  }
   EltwisePlan p;
   static_cast<GridProgram &>(p) = gridProgram(fn, chip);
-  p.depth =
-      2 * std::max<int64_t>(1, s->tiles.front().sizes.back() / chip.tileCols);
+  p.depth = 2 * stepTiles;
   auto outType = cast<MemRefType>(op.getDpsInits()[0].getType());
   // The output as a matrix: rows x cols (flat: all but the last dimension
   // as rows, one row for a vector).
