@@ -256,6 +256,10 @@ void strata::tile::eltwiseUnary(VectorOp op, float *x, int64_t count) {
     for (int64_t i = 0; i < count; ++i)
       x[i] = std::fabs(x[i]);
     return;
+  case VectorOp::Log:
+    for (int64_t i = 0; i < count; ++i)
+      x[i] = std::log(x[i]);
+    return;
   case VectorOp::Tanh:
     for (int64_t i = 0; i < count; ++i)
       x[i] = std::tanh(x[i]);

@@ -190,12 +190,13 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
                div && isConstant(div.getLhs(), 1.0)) {
       error = add(Node::Unary, &inst, "recip", {div.getRhs()});
     } else if (isa<math::ExpOp, arith::NegFOp, math::AbsFOp, math::SqrtOp,
-                   math::RsqrtOp, math::TanhOp>(inst)) {
+                   math::RsqrtOp, math::TanhOp, math::LogOp>(inst)) {
       llvm::StringRef kind = isa<math::ExpOp>(inst)     ? "exp"
                              : isa<arith::NegFOp>(inst) ? "neg"
                              : isa<math::AbsFOp>(inst)  ? "abs"
                              : isa<math::SqrtOp>(inst)  ? "sqrt"
                              : isa<math::TanhOp>(inst)  ? "tanh"
+                             : isa<math::LogOp>(inst)   ? "log"
                                                         : "rsqrt";
       error = add(Node::Unary, &inst, kind, {inst.getOperand(0)});
     } else if (auto [kind, x, c] = scalarForm(inst); !kind.empty()) {

@@ -68,13 +68,14 @@ enum class VectorOp : uint8_t {
   Abs,
   Tanh,
   Min,
+  Log,
   Rsub, ///< y - x (a scalar minus the tile)
 };
 constexpr int kVectorOps = int(VectorOp::Rsub) + 1;
 inline const char *vectorOpName(VectorOp op) {
-  static const char *const names[] = {"add",   "sub",  "mul",  "max",  "exp",
-                                      "recip", "gelu", "relu", "sqrt", "rsqrt",
-                                      "neg",   "abs",  "tanh", "min",  "rsub"};
+  static const char *const names[] = {
+      "add",  "sub",   "mul", "max", "exp",  "recip", "gelu", "relu",
+      "sqrt", "rsqrt", "neg", "abs", "tanh", "min",   "log",  "rsub"};
   return names[int(op)];
 }
 

@@ -126,7 +126,8 @@ def Tile_ReduceOp : Tile_ComputeOp<"reduce"> {
 def Tile_UnaryOp : Tile_ComputeOp<"unary"> {
   let summary = "Dst[dst] = f(Dst[dst]) on the vector engine";
   let description = [{
-    exp, recip (1/x), gelu (tanh form), relu, sqrt, rsqrt, neg, abs, tanh.
+    exp, recip (1/x), gelu (tanh form), relu, sqrt, rsqrt, neg, abs, tanh,
+    log (natural).
   }];
   let arguments = (ins Tile_UnaryKindAttr:$kind, Index:$dst);
   let assemblyFormat = "`` $kind `dst` `[` $dst `]` attr-dict";
