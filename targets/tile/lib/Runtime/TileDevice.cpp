@@ -386,6 +386,7 @@ private:
     bool replicateRows = false;
     bool replicateCols = false; // a column [rows x 1] fills every column
     bool flatten = false;
+    float padValue = 0.0f; // what the padding of an input holds
     int64_t rows() const {
       if (flatten) {
         int64_t n = 1;
@@ -420,13 +421,16 @@ private:
     view.replicateRows = decl->hasAttr("replicate_rows");
     view.replicateCols = decl->hasAttr("replicate_cols");
     view.flatten = decl->hasAttr("flatten");
+    if (auto padValue = decl->getAttrOfType<FloatAttr>("pad"))
+      view.padValue = float(padValue.getValueAsDouble());
     return view;
   }
   /// Host data (row-major in `view`) as the tensor's rows x cols values,
-  /// zero-padded.
+  /// padded with the view's pad value (zero unless the declaration's `pad`
+  /// says otherwise).
   static std::vector<float> pad(const HostView &view, const TensorInfo &tensor,
                                 const std::vector<float> &host) {
-    std::vector<float> values(size_t(tensor.rows * tensor.cols), 0.0f);
+    std::vector<float> values(size_t(tensor.rows * tensor.cols), view.padValue);
     int64_t share = tensor.rows / view.batches();
     int64_t rows = view.replicateRows ? tensor.rows : view.rows();
     int64_t cols = view.replicateCols ? tensor.cols : view.cols();

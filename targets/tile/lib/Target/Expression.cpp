@@ -423,6 +423,12 @@ std::string strata::tile::declareTensor(const TensorDecl &tensor) {
       attrs += ", replicate_cols";
     if (tensor.flatten)
       attrs += ", flatten";
+    if (tensor.padValue != 0.0f)
+      attrs +=
+          std::isinf(tensor.padValue)
+              ? (tensor.padValue < 0 ? ", pad = 0xFF800000 : f32"
+                                     : ", pad = 0x7F800000 : f32")
+              : llvm::formatv(", pad = {0:e} : f32", tensor.padValue).str();
     attrs += "}";
   }
   return llvm::formatv("  tile.dram_tensor @{0} {1}{2} : "

@@ -90,6 +90,12 @@ mlir::FailureOr<std::string> lowerEltwiseFunction(const LoweringTarget &target,
 mlir::FailureOr<std::string>
 lowerRowFunction(const LoweringTarget &target, mlir::func::FuncOp fn,
                  llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+/// For a row program whose rows are padded (RowPadding.cpp): the value the
+/// padding of each whole input read from DRAM holds (0 or -inf) so that
+/// every reduction reads its identity there, or failure when no choice
+/// does.
+mlir::FailureOr<llvm::DenseMap<mlir::Value, float>>
+chooseRowPadding(llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
 
 /// An attention (AttentionLowering.cpp) as one program: its text, no
 /// value when `fn` is not an attention of the shape the program computes

@@ -21,7 +21,8 @@
 namespace strata::tile {
 
 /// A DRAM tensor of a program: `rows` x `cols` elements (whole tiles); the
-/// host's shape when it differs (the runtime pads with zeros, or repeats a
+/// host's shape when it differs (the runtime pads with `padValue`, zero by
+/// default: -inf where a row reduction by max reads it; or repeats a
 /// 1-D row in every row with `replicateRows`, a column in every column with
 /// `replicateCols`, and crops outputs).
 struct TensorDecl {
@@ -33,6 +34,7 @@ struct TensorDecl {
   bool replicateRows = false;
   bool replicateCols = false; // a column [rows x 1] fills every column
   bool flatten = false;       // host data as [elements / last dim, last dim]
+  float padValue = 0.0f;      // what the padding holds (inputs)
 };
 
 /// The dialect's spelling of an element type name (bfp8 -> !tile.bfp8).

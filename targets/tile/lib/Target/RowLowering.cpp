@@ -1,5 +1,4 @@
-//===- RowLowering.cpp - Row reductions and passes
-//--------------------------===//
+//===- RowLowering.cpp - Row reductions and passes ------------------------===//
 //
 // A function of row reductions (sum from 0, max from -inf) and elementwise
 // passes over the rows of one 2-D shape, as S1 makes of a softmax or a
@@ -8,6 +7,8 @@
 // per-column vectors read from DRAM (gamma, beta: indexed (j)). A
 // reduction whose body computes before combining (sum of (x - mean)^2)
 // is two steps: an elementwise pass into a row buffer, then its reduction.
+// Rows that are not whole tiles are padded with what leaves the reductions
+// unchanged (RowPadding.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionLowering.h"
@@ -32,8 +33,9 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
   DenseMap<Value, std::string> contents; // memref -> buffer
   DenseMap<Value, Value> fills;          // memref -> fill value
   SmallVector<std::pair<int64_t, TensorDecl>> tensors;
-  int64_t rows = -1, cols = -1;
-  SmallVector<int64_t> shape; // of the 2-D tensors (leading dims: a batch)
+  int64_t rows = -1, cols = -1, paddedCols = -1;
+  DenseMap<Value, float> padding; // of whole inputs, when rows are padded
+  SmallVector<int64_t> shape;     // of the 2-D tensors (leading dims: a batch)
   // A vector takes one tile, a row `rowsHeld` rows of tiles.
   auto addBuffer = [&](std::string name, std::string type, bool vector,
                        int64_t rowsHeld) {
@@ -59,10 +61,12 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
                                   "not from DRAM";
     FailureOr<TensorDecl> t = tensorFor(
         user, *arg,
-        kind == Kind::PerColumn ? p.tileRows : p.rowTiles * p.tileRows, cols,
-        false);
+        kind == Kind::PerColumn ? p.tileRows : p.rowTiles * p.tileRows,
+        paddedCols, false);
     if (failed(t))
       return failure();
+    if (kind == Kind::Whole)
+      t->padValue = padding.lookup(v);
     // Two rows: the reader fetches the next row during this one.
     std::string name =
         addBuffer("in" + std::to_string(p.inputs.size()), t->type, false, 2);
@@ -153,13 +157,19 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
                   "of whole tile-rows: "
                << shape[shape.size() - 2] << " rows are not a multiple of "
                << chip.tileRows;
-      if (cols % chip.tileCols)
-        return generic.emitError()
-               << "the tile target reduces rows of whole tiles: " << cols
-               << " columns are not a multiple of " << chip.tileCols
-               << " (padding would enter the reduction)";
+      if (cols % chip.tileCols) {
+        FailureOr<DenseMap<Value, float>> chosen = chooseRowPadding(ops);
+        if (failed(chosen))
+          return generic.emitError()
+                 << "the tile target reduces rows of whole tiles: " << cols
+                 << " columns are not a multiple of " << chip.tileCols
+                 << ", and no padding (0 or -inf) of the inputs leaves every "
+                    "reduction unchanged";
+        padding = std::move(*chosen);
+      }
       p.rowTiles = ceilDiv(rows, chip.tileRows);
-      p.colTiles = cols / chip.tileCols;
+      p.colTiles = ceilDiv(cols, chip.tileCols);
+      paddedCols = p.colTiles * chip.tileCols;
     }
     // Every operand is a rows x cols tensor or a value per row or column.
     for (Value operand : generic->getOperands()) {
@@ -231,7 +241,7 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
       if (failed(arg))
         return failure();
       FailureOr<TensorDecl> t =
-          tensorFor(generic, *arg, p.rowTiles * p.tileRows, cols, true);
+          tensorFor(generic, *arg, p.rowTiles * p.tileRows, paddedCols, true);
       if (failed(t))
         return failure();
       p.out = *t;

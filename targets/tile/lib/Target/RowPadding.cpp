@@ -1,0 +1,184 @@
+//===- RowPadding.cpp - What the padding of a row program's inputs holds --===//
+//
+// A row program works on whole tiles; rows whose length is not a multiple
+// of the tile's width are padded. Zeros in the padding would enter a max
+// (a row of negative scores) or a sum of exp(x - max). Instead each whole
+// input read from DRAM is padded with a value chosen so that every
+// reduction of the program reads its identity there: the ops are evaluated
+// on scalars at a padded column, with the per-row vectors (reduction
+// results, unknown) given several sample values; a choice holds when every
+// reduced value is 0 for a sum and -inf for a max in every sample. A
+// softmax pads with -inf (max ignores it, exp(-inf - max) adds 0); a sum of
+// x or of x * gamma pads with 0; a layer norm has none ((0 - mean)^2 is
+// not 0) and stays refused.
+//
+//===----------------------------------------------------------------------===//
+#include "FunctionLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace strata;
+using namespace strata::tile;
+
+namespace {
+
+/// The value of `op`'s result from its operands' values, or nothing for an
+/// op this evaluation does not know.
+std::optional<double> evaluate(Operation *op, ArrayRef<double> in) {
+  auto one = [&](double (*f)(double)) { return f(in[0]); };
+  return llvm::TypeSwitch<Operation *, std::optional<double>>(op)
+      .Case([&](arith::AddFOp) { return in[0] + in[1]; })
+      .Case([&](arith::SubFOp) { return in[0] - in[1]; })
+      .Case([&](arith::MulFOp) { return in[0] * in[1]; })
+      .Case([&](arith::DivFOp) { return in[0] / in[1]; })
+      .Case<arith::MaximumFOp, arith::MaxNumFOp>(
+          [&](auto) { return std::max(in[0], in[1]); })
+      .Case<arith::MinimumFOp, arith::MinNumFOp>(
+          [&](auto) { return std::min(in[0], in[1]); })
+      .Case([&](arith::NegFOp) { return -in[0]; })
+      .Case([&](math::AbsFOp) { return std::fabs(in[0]); })
+      .Case([&](math::ExpOp) { return one(std::exp); })
+      .Case([&](math::LogOp) { return one(std::log); })
+      .Case([&](math::SqrtOp) { return one(std::sqrt); })
+      .Case([&](math::TanhOp) { return one(std::tanh); })
+      .Case([&](math::RsqrtOp) { return 1.0 / std::sqrt(in[0]); })
+      .Case<arith::ExtFOp, arith::TruncFOp>([&](auto) { return in[0]; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// The value of `v` in `body`, block arguments from `args`; nothing if an
+/// op is not known.
+std::optional<double> valueOf(Value v, const DenseMap<Value, double> &args,
+                              DenseMap<Value, double> &memo) {
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  if (auto it = args.find(v); it != args.end())
+    return it->second;
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto f = dyn_cast<FloatAttr>(constant.getValue());
+    if (!f)
+      return std::nullopt;
+    return memo[v] = f.getValueAsDouble();
+  }
+  SmallVector<double> in;
+  for (Value operand : op->getOperands()) {
+    std::optional<double> x = valueOf(operand, args, memo);
+    if (!x)
+      return std::nullopt;
+    in.push_back(*x);
+  }
+  std::optional<double> result = evaluate(op, in);
+  if (result)
+    memo[v] = *result;
+  return result;
+}
+
+/// Whether every reduction of `ops` reads its identity at a padded column
+/// when each whole DRAM input holds `pads[input]` there and the per-row
+/// vectors the program computes hold `sample` (times their index + 1).
+bool reductionsSeeIdentity(ArrayRef<linalg::LinalgOp> ops,
+                           const DenseMap<Value, float> &pads, double sample) {
+  DenseMap<Value, double> padded; // 2-D buffers: their value in the padding
+  DenseMap<Value, double> perRow; // vectors: a sample value
+  for (linalg::LinalgOp op : ops) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic)
+      continue; // fills: of reduction results, which are samples
+    unsigned loops = generic.getNumLoops();
+    DenseMap<Value, double> args;
+    for (OpOperand &operand : generic->getOpOperands()) {
+      Value buffer = operand.get();
+      BlockArgument arg = generic.getMatchingBlockArgument(&operand);
+      AffineMap map = generic.getMatchingIndexingMap(&operand);
+      if (generic.isDpsInit(&operand) &&
+          !generic.payloadUsesValueFromOperand(&operand))
+        continue;
+      if (map.getNumResults() == loops) { // whole
+        if (auto it = padded.find(buffer); it != padded.end())
+          args[arg] = it->second;
+        else if (auto it = pads.find(buffer); it != pads.end())
+          args[arg] = it->second;
+        else if (generic.isDpsInit(&operand) && generic.getNumReductionLoops())
+          return false;
+        else
+          args[arg] = 0.0;
+      } else if (map.getNumResults() == 1 && loops >= 2 &&
+                 map.getResult(0) ==
+                     getAffineDimExpr(loops - 1, generic.getContext())) {
+        args[arg] = 0.0; // a per-column vector from DRAM, zero-padded
+      } else {
+        auto [it, fresh] =
+            perRow.try_emplace(buffer, sample * double(perRow.size() + 1));
+        args[arg] = it->second;
+      }
+    }
+    DenseMap<Value, double> memo;
+    Value yielded = generic.getBody()->getTerminator()->getOperand(0);
+    Value out = generic.getDpsInits()[0];
+    if (generic.getNumReductionLoops() == 0) {
+      std::optional<double> v = valueOf(yielded, args, memo);
+      if (!v)
+        return false;
+      padded[out] = *v;
+      continue;
+    }
+    // A reduction: the value it combines with its accumulator.
+    Operation *combine = yielded.getDefiningOp();
+    Value acc = generic.getBody()->getArgument(generic.getNumDpsInputs());
+    if (!combine || combine->getNumOperands() != 2 ||
+        !llvm::is_contained(combine->getOperands(), acc))
+      return false;
+    Value x = combine->getOperand(0) == acc ? combine->getOperand(1)
+                                            : combine->getOperand(0);
+    std::optional<double> v = valueOf(x, args, memo);
+    bool sum = isa<arith::AddFOp>(combine);
+    if (!v || (sum ? *v != 0.0 : !(std::isinf(*v) && *v < 0)))
+      return false;
+    perRow.try_emplace(out, sample * double(perRow.size() + 1));
+  }
+  return true;
+}
+
+} // namespace
+
+FailureOr<DenseMap<Value, float>>
+strata::tile::chooseRowPadding(ArrayRef<linalg::LinalgOp> ops) {
+  // The whole inputs read from DRAM, in order of first use.
+  SmallVector<Value> inputs;
+  DenseSet<Value> written;
+  for (linalg::LinalgOp op : ops) {
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      Value v = operand->get();
+      if (isa<BlockArgument>(v) && !written.contains(v) &&
+          op.getMatchingIndexingMap(operand).getNumResults() ==
+              op.getNumLoops() &&
+          !llvm::is_contained(inputs, v))
+        inputs.push_back(v);
+    }
+    for (Value init : op.getDpsInits())
+      written.insert(init);
+  }
+  if (inputs.size() > 4)
+    return failure();
+  const float candidates[] = {0.0f, -std::numeric_limits<float>::infinity()};
+  for (unsigned choice = 0; choice < (1u << inputs.size()); ++choice) {
+    DenseMap<Value, float> pads;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      pads[inputs[i]] = candidates[(choice >> i) & 1];
+    if (llvm::all_of(ArrayRef<double>{0.5, -2.25, 7.0}, [&](double sample) {
+          return reductionsSeeIdentity(ops, pads, sample);
+        }))
+      return pads;
+  }
+  return failure();
+}
