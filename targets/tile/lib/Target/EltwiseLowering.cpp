@@ -109,20 +109,15 @@ FailureOr<std::string> lowerTranspose(const LoweringTarget &target,
       cast<MemRefType>(op.getDpsInits()[0].getType()).getShape();
   int64_t batch = shape.size() == 3 ? shape[0] : 1;
   int64_t rows = shape[shape.size() - 2], cols = shape.back();
-  // One matrix is padded to whole tiles (zeros in, the padding of the
-  // result dropped); the matrices of a batch must be whole tiles.
-  if (batch == 1) {
-    rows = ceilDiv(rows, chip.tileRows) * chip.tileRows;
-    cols = ceilDiv(cols, chip.tileCols) * chip.tileCols;
-  }
-  if (rows % chip.tileRows || cols % chip.tileCols ||
-      chip.tileRows != chip.tileCols)
-    return op.emitError() << "the tile target transposes matrices of whole "
-                             "square tiles, or one matrix padded to them; "
-                             "this one is "
-                          << shape[shape.size() - 2] << "x" << shape.back()
-                          << " in a batch of " << batch << " for "
-                          << chip.tileRows << "x" << chip.tileCols << " tiles";
+  // Each matrix is padded to whole tiles (zeros in, the padding of the
+  // result dropped; the runtime pads the matrices of a batch each in its
+  // share of the rows).
+  rows = ceilDiv(rows, chip.tileRows) * chip.tileRows;
+  cols = ceilDiv(cols, chip.tileCols) * chip.tileCols;
+  if (chip.tileRows != chip.tileCols)
+    return op.emitError() << "the tile target transposes square tiles; this "
+                             "chip's are "
+                          << chip.tileRows << "x" << chip.tileCols;
   EltwisePlan p;
   static_cast<GridProgram &>(p) = gridProgram(fn, chip);
   p.transpose = true;
