@@ -387,7 +387,10 @@ private:
     bool replicateCols = false; // a column [rows x 1] fills every column
     bool flatten = false;
     float padValue = 0.0f; // what the padding of an input holds
+    bool column = false;   // [.., n]: column 0 of n rows
     int64_t rows() const {
+      if (column)
+        return shape.back();
       if (flatten) {
         int64_t n = 1;
         for (size_t d = 0; d + 1 < shape.size(); ++d)
@@ -396,10 +399,10 @@ private:
       }
       return shape.size() >= 2 ? shape[shape.size() - 2] : 1;
     }
-    int64_t cols() const { return shape.back(); }
+    int64_t cols() const { return column ? 1 : shape.back(); }
     int64_t batches() const {
       int64_t n = 1;
-      for (size_t d = 0; d + 2 < shape.size(); ++d)
+      for (size_t d = 0; d + (column ? 1 : 2) < shape.size(); ++d)
         n *= shape[d];
       return replicateRows || flatten ? 1 : n;
     }
@@ -421,6 +424,7 @@ private:
     view.replicateRows = decl->hasAttr("replicate_rows");
     view.replicateCols = decl->hasAttr("replicate_cols");
     view.flatten = decl->hasAttr("flatten");
+    view.column = decl->hasAttr("column");
     if (auto padValue = decl->getAttrOfType<FloatAttr>("pad"))
       view.padValue = float(padValue.getValueAsDouble());
     return view;

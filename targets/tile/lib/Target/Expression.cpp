@@ -423,6 +423,8 @@ std::string strata::tile::declareTensor(const TensorDecl &tensor) {
       attrs += ", replicate_cols";
     if (tensor.flatten)
       attrs += ", flatten";
+    if (tensor.column)
+      attrs += ", column";
     if (tensor.padValue != 0.0f)
       attrs +=
           std::isinf(tensor.padValue)

@@ -35,6 +35,8 @@ struct TensorDecl {
   bool replicateCols = false; // a column [rows x 1] fills every column
   bool flatten = false;       // host data as [elements / last dim, last dim]
   float padValue = 0.0f;      // what the padding holds (inputs)
+  bool column = false; // host data [.., n] is column 0 of n rows (a vector
+                       // of per-row results)
 };
 
 /// The dialect's spelling of an element type name (bfp8 -> !tile.bfp8).
@@ -164,6 +166,7 @@ struct RowPlan : GridProgram {
   std::vector<Buffer> buffers; // inputs' first, then results, then "out"
   std::vector<Step> steps;
   int64_t rowTiles = 0, colTiles = 0;
+  bool vectorOut = false; // the output is a vector: a row reduction last
 };
 llvm::Expected<std::string> writeRowProgram(const RowPlan &plan);
 

@@ -234,16 +234,23 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
       return failure();
     }
     if (op == *last) {
-      if (vectorResult)
-        return generic.emitError() << "the tile target's row programs end "
-                                      "with a 2-D result";
       FailureOr<BlockArgument> arg = argumentOf(generic, out);
       if (failed(arg))
         return failure();
+      // A vector result (a row reduction last) is column 0 of one tile
+      // per tile-row.
       FailureOr<TensorDecl> t =
-          tensorFor(generic, *arg, p.rowTiles * p.tileRows, paddedCols, true);
+          tensorFor(generic, *arg, p.rowTiles * p.tileRows,
+                    vectorResult ? p.tileCols : paddedCols, true);
       if (failed(t))
         return failure();
+      if (vectorResult) {
+        t->replicateRows = false;
+        t->column = true;
+        t->hostShape.assign(outType.getShape().begin(),
+                            outType.getShape().end());
+        p.vectorOut = true;
+      }
       p.out = *t;
       tensors.push_back({arg->getArgNumber(), *t});
       step.result = "out";
@@ -254,7 +261,7 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     }
     p.steps.push_back(step);
   }
-  p.buffers.push_back({"out", p.out.type, 2, false});
+  p.buffers.push_back({"out", p.out.type, 2, p.vectorOut});
   llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
   for (auto &[index, t] : tensors)
     p.tensors.push_back(t);

@@ -136,8 +136,10 @@ llvm::Expected<std::string> strata::tile::writeRowProgram(const RowPlan &p) {
 
   KernelText writer;
   r = beginRows(writer, p);
-  std::string first = writer.mul(r, writer.c(p.colTiles));
-  std::string t = writer.beginFor(p.colTiles);
+  // A vector result: one tile per tile-row.
+  int64_t outTiles = p.vectorOut ? 1 : p.colTiles;
+  std::string first = writer.mul(r, writer.c(outTiles));
+  std::string t = writer.beginFor(outTiles);
   writer.line("tile.cb_wait_front @out, " + writer.c(1));
   std::string ptr = writer.value("tile.cb_read_ptr @out");
   writer.line(llvm::formatv("tile.noc_write_tile {0} -> @{1}[{2}]", ptr,
