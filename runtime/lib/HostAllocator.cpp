@@ -49,6 +49,15 @@ Pool &pool() {
 
 } // namespace
 
+void *strata::rt::allocateHostMemory(size_t alignment, size_t bytes) {
+  size_t rounded = (bytes + alignment - 1) / alignment * alignment;
+  void *block =
+      std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded);
+  if (block && rounded >= kHugePageBytes)
+    madvise(block, rounded, MADV_HUGEPAGE);
+  return block;
+}
+
 void *strata::rt::hostTemporaryAlloc(uint64_t bytes) {
   if (bytes < kMinCachedBytes)
     return std::malloc(bytes);
@@ -65,11 +74,9 @@ void *strata::rt::hostTemporaryAlloc(uint64_t bytes) {
       return block;
     }
   }
-  void *block = std::aligned_alloc(kPageBytes, size);
+  void *block = allocateHostMemory(kPageBytes, size);
   if (!block)
     return nullptr;
-  if (size >= kHugePageBytes)
-    madvise(block, size, MADV_HUGEPAGE);
   std::lock_guard<std::mutex> lock(p.mutex);
   p.live.emplace(block, size);
   return block;

@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
-#include <sys/mman.h>
 #include <utility>
 
 using namespace strata::rt;
@@ -22,16 +21,11 @@ namespace {
 /// a fixed set of function types).
 constexpr size_t kMaxHostArguments = 32;
 
-/// 64-byte aligned host memory. Large buffers ask for transparent huge pages:
-/// first touch of 4 KiB pages is slow enough to distort timings.
+/// 64-byte aligned host memory (huge pages for large buffers).
 class HostBuffer final : public Buffer {
 public:
-  explicit HostBuffer(size_t bytes) : bytes(bytes) {
-    size_t rounded = (bytes + 63) / 64 * 64;
-    data = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
-    if (data && rounded >= (size_t(2) << 20))
-      madvise(data, rounded, MADV_HUGEPAGE);
-  }
+  explicit HostBuffer(size_t bytes)
+      : bytes(bytes), data(allocateHostMemory(64, bytes)) {}
   ~HostBuffer() override { std::free(data); }
   size_t size() const override { return bytes; }
   void *address() override { return data; }
@@ -40,7 +34,7 @@ public:
 
 private:
   size_t bytes;
-  void *data = nullptr;
+  void *data;
 };
 
 class HostLibrary final : public Executable {

@@ -20,8 +20,9 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
+#include "llvm/Support/Threading.h"
+
 #include <algorithm>
-#include <sched.h>
 #include <thread>
 
 using namespace llvm;
@@ -50,10 +51,8 @@ unsigned strata::codegenParts(const Module &module) {
     return unsigned(std::min<size_t>(codegenThreads, functions));
   if (instructions < kMinSplitInstructions)
     return 1;
-  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0)
-    cores = std::max(1, CPU_COUNT(&set));
+  // The cores this process may run on (its affinity mask).
+  unsigned cores = llvm::hardware_concurrency().compute_thread_count();
   return unsigned(std::min<size_t>({cores, functions, 16}));
 }
 

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace strata {
@@ -36,16 +37,6 @@ LLVM::GlobalOp createHook(OpBuilder &b, Location loc, StringRef name) {
   b.createBlock(&global.getInitializerRegion());
   LLVM::ReturnOp::create(b, loc, LLVM::ZeroOp::create(b, loc, ptr).getResult());
   return global;
-}
-
-/// The function `name` of `type` declared in `module`, declared if missing.
-LLVM::LLVMFuncOp declare(OpBuilder &b, ModuleOp module, StringRef name,
-                         LLVM::LLVMFunctionType type) {
-  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
-    return fn;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(module.getBody());
-  return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
 }
 
 /// Gives the declaration `fn` a body: `hook(args)` when the global `hook`
@@ -87,11 +78,8 @@ void defineThroughHook(OpBuilder &b, LLVM::LLVMFuncOp fn, LLVM::GlobalOp hook,
 struct HostAllocator : strata::impl::StrataHostAllocatorBase<HostAllocator> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto alloc =
-        module.lookupSymbol<LLVM::LLVMFuncOp>("_mlir_memref_to_llvm_alloc");
-    auto release =
-        module.lookupSymbol<LLVM::LLVMFuncOp>("_mlir_memref_to_llvm_free");
-    if (!alloc && !release)
+    if (!module.lookupSymbol("_mlir_memref_to_llvm_alloc") &&
+        !module.lookupSymbol("_mlir_memref_to_llvm_free"))
       return;
     if (module.lookupSymbol("strata_set_host_allocator")) {
       module.emitError("strata-host-allocator: the module already defines "
@@ -108,23 +96,24 @@ struct HostAllocator : strata::impl::StrataHostAllocatorBase<HostAllocator> {
     LLVM::GlobalOp allocHook = createHook(b, loc, "strata_host_alloc_hook");
     LLVM::GlobalOp freeHook = createHook(b, loc, "strata_host_free_hook");
 
-    auto allocType = LLVM::LLVMFunctionType::get(ptr, {i64});
-    auto freeType = LLVM::LLVMFunctionType::get(voidType, {ptr});
-    if (!alloc)
-      alloc = declare(b, module, "_mlir_memref_to_llvm_alloc", allocType);
-    if (!release)
-      release = declare(b, module, "_mlir_memref_to_llvm_free", freeType);
-    if (alloc.getFunctionType() != allocType ||
-        release.getFunctionType() != freeType || !alloc.isExternal() ||
-        !release.isExternal()) {
+    // The declarations finalize-memref-to-llvm made (or would make), and
+    // the C library's functions they fall back to.
+    FailureOr<LLVM::LLVMFuncOp> genericAlloc =
+        LLVM::lookupOrCreateGenericAllocFn(b, module, i64);
+    FailureOr<LLVM::LLVMFuncOp> genericFree =
+        LLVM::lookupOrCreateGenericFreeFn(b, module);
+    FailureOr<LLVM::LLVMFuncOp> malloc =
+        LLVM::lookupOrCreateMallocFn(b, module, i64);
+    FailureOr<LLVM::LLVMFuncOp> free = LLVM::lookupOrCreateFreeFn(b, module);
+    if (failed(genericAlloc) || failed(genericFree) || failed(malloc) ||
+        failed(free) || !genericAlloc->isExternal() ||
+        !genericFree->isExternal()) {
       module.emitError("strata-host-allocator: unexpected definitions of the "
                        "generic allocation functions");
       return signalPassFailure();
     }
-    defineThroughHook(b, alloc, allocHook,
-                      declare(b, module, "malloc", allocType));
-    defineThroughHook(b, release, freeHook,
-                      declare(b, module, "free", freeType));
+    defineThroughHook(b, *genericAlloc, allocHook, *malloc);
+    defineThroughHook(b, *genericFree, freeHook, *free);
 
     // strata_set_host_allocator(alloc, free): both or neither (null resets).
     b.setInsertionPointToEnd(module.getBody());

@@ -15,6 +15,12 @@
 
 namespace strata::rt {
 
+/// `bytes` (rounded up to `alignment`, a power of two) of host memory
+/// aligned to `alignment`, free()d by the caller; null when the system has
+/// none. Blocks of 2 MiB and more ask for transparent huge pages: first
+/// touch of 4 KiB pages is slow enough to distort timings.
+void *allocateHostMemory(size_t alignment, size_t bytes);
+
 /// Memory for a host library's temporary: malloc'd (at least 16-byte
 /// aligned), null when the system has none.
 void *hostTemporaryAlloc(uint64_t bytes);

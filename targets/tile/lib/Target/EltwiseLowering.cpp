@@ -64,16 +64,6 @@ bool isFlatElementwise(linalg::GenericOp op) {
                       [](AffineMap map) { return map.isIdentity(); });
 }
 
-/// True when `op` copies its one input, read whole, to its output.
-bool isCopy(linalg::GenericOp op) {
-  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
-  return op.getNumDpsInputs() == 1 && op.getNumDpsInits() == 1 &&
-         op.getNumReductionLoops() == 0 && yield.getValues().size() == 1 &&
-         yield.getValues()[0] == op.getBody()->getArgument(0) &&
-         llvm::all_of(op.getIndexingMapsArray(),
-                      [](AffineMap map) { return map.isIdentity(); });
-}
-
 /// True when `op` copies its one input with the last two dimensions
 /// swapped (a linalg.transpose of a matrix or of a batch of matrices, as
 /// generalized): out[.., i, j] = in[.., j, i].
@@ -152,7 +142,7 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
   // copy (the program's own, or one the entry points add for a result
   // returned twice) has no schedule from S3: one tile, twice.
   int64_t stepTiles = 1;
-  if (!isCopy(op) || op->hasAttr(kScheduleAttrName)) {
+  if (!linalg::isaCopyOpInterface(op) || op->hasAttr(kScheduleAttrName)) {
     FailureOr<Schedule> s = scratchpadScheduleOf(op);
     if (failed(s))
       return failure();

@@ -166,7 +166,6 @@ struct RowPlan : GridProgram {
   std::vector<Buffer> buffers; // inputs' first, then results, then "out"
   std::vector<Step> steps;
   int64_t rowTiles = 0, colTiles = 0;
-  bool vectorOut = false; // the output is a vector: a row reduction last
 };
 llvm::Expected<std::string> writeRowProgram(const RowPlan &plan);
 

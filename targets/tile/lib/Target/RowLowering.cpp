@@ -249,7 +249,6 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
         t->column = true;
         t->hostShape.assign(outType.getShape().begin(),
                             outType.getShape().end());
-        p.vectorOut = true;
       }
       p.out = *t;
       tensors.push_back({arg->getArgNumber(), *t});
@@ -261,7 +260,7 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     }
     p.steps.push_back(step);
   }
-  p.buffers.push_back({"out", p.out.type, 2, p.vectorOut});
+  p.buffers.push_back({"out", p.out.type, 2, p.out.column});
   llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
   for (auto &[index, t] : tensors)
     p.tensors.push_back(t);

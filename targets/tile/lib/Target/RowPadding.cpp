@@ -4,7 +4,7 @@
 // of the tile's width are padded. Zeros in the padding would enter a max
 // (a row of negative scores) or a sum of exp(x - max). Instead each whole
 // input read from DRAM is padded with a value chosen so that every
-// reduction of the program reads its identity there: the ops are evaluated
+// reduction of the program reads its identity there: the ops are folded
 // on scalars at a padded column, with the per-row vectors (reduction
 // results, unknown) given several sample values; a choice holds when every
 // reduced value is 0 for a sum and -inf for a max in every sample. A
@@ -16,9 +16,6 @@
 #include "FunctionLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
 #include <limits>
@@ -29,32 +26,9 @@ using namespace strata::tile;
 
 namespace {
 
-/// The value of `op`'s result from its operands' values, or nothing for an
-/// op this evaluation does not know.
-std::optional<double> evaluate(Operation *op, ArrayRef<double> in) {
-  auto one = [&](double (*f)(double)) { return f(in[0]); };
-  return llvm::TypeSwitch<Operation *, std::optional<double>>(op)
-      .Case([&](arith::AddFOp) { return in[0] + in[1]; })
-      .Case([&](arith::SubFOp) { return in[0] - in[1]; })
-      .Case([&](arith::MulFOp) { return in[0] * in[1]; })
-      .Case([&](arith::DivFOp) { return in[0] / in[1]; })
-      .Case<arith::MaximumFOp, arith::MaxNumFOp>(
-          [&](auto) { return std::max(in[0], in[1]); })
-      .Case<arith::MinimumFOp, arith::MinNumFOp>(
-          [&](auto) { return std::min(in[0], in[1]); })
-      .Case([&](arith::NegFOp) { return -in[0]; })
-      .Case([&](math::AbsFOp) { return std::fabs(in[0]); })
-      .Case([&](math::ExpOp) { return one(std::exp); })
-      .Case([&](math::LogOp) { return one(std::log); })
-      .Case([&](math::SqrtOp) { return one(std::sqrt); })
-      .Case([&](math::TanhOp) { return one(std::tanh); })
-      .Case([&](math::RsqrtOp) { return 1.0 / std::sqrt(in[0]); })
-      .Case<arith::ExtFOp, arith::TruncFOp>([&](auto) { return in[0]; })
-      .Default([](Operation *) { return std::nullopt; });
-}
-
-/// The value of `v` in `body`, block arguments from `args`; nothing if an
-/// op is not known.
+/// The value of `v` in a generic's body, block arguments from `args`:
+/// its op folded (MLIR's constant folders) on its operands' values;
+/// nothing where an op does not fold.
 std::optional<double> valueOf(Value v, const DenseMap<Value, double> &args,
                               DenseMap<Value, double> &memo) {
   if (auto it = memo.find(v); it != memo.end())
@@ -62,22 +36,23 @@ std::optional<double> valueOf(Value v, const DenseMap<Value, double> &args,
   if (auto it = args.find(v); it != args.end())
     return it->second;
   Operation *op = v.getDefiningOp();
-  if (!op)
+  if (!op || op->getNumResults() != 1)
     return std::nullopt;
-  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-    auto f = dyn_cast<FloatAttr>(constant.getValue());
-    if (!f)
-      return std::nullopt;
-    return memo[v] = f.getValueAsDouble();
-  }
-  SmallVector<double> in;
+  SmallVector<Attribute> operands;
   for (Value operand : op->getOperands()) {
     std::optional<double> x = valueOf(operand, args, memo);
-    if (!x)
+    if (!x || !isa<FloatType>(operand.getType()))
       return std::nullopt;
-    in.push_back(*x);
+    operands.push_back(FloatAttr::get(operand.getType(), *x));
   }
-  std::optional<double> result = evaluate(op, in);
+  SmallVector<OpFoldResult> folded;
+  if (failed(op->fold(operands, folded)) || folded.size() != 1)
+    return std::nullopt;
+  std::optional<double> result;
+  if (auto same = dyn_cast<Value>(folded[0])) // e.g. max(x, x) is x
+    result = valueOf(same, args, memo);
+  else if (auto f = dyn_cast_if_present<FloatAttr>(cast<Attribute>(folded[0])))
+    result = f.getValueAsDouble();
   if (result)
     memo[v] = *result;
   return result;

@@ -137,7 +137,7 @@ llvm::Expected<std::string> strata::tile::writeRowProgram(const RowPlan &p) {
   KernelText writer;
   r = beginRows(writer, p);
   // A vector result: one tile per tile-row.
-  int64_t outTiles = p.vectorOut ? 1 : p.colTiles;
+  int64_t outTiles = p.out.column ? 1 : p.colTiles;
   std::string first = writer.mul(r, writer.c(outTiles));
   std::string t = writer.beginFor(outTiles);
   writer.line("tile.cb_wait_front @out, " + writer.c(1));
