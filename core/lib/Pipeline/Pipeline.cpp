@@ -62,9 +62,13 @@ void strata::buildGroupPipeline(OpPassManager &pm, const hw::Description &chip,
   std::string slices = usesHierarchyPipeline(chip)
                            ? "strata-strided-slices{contiguous=true},"
                            : "";
+  // A grid of scratchpads reduces along rows only: other reductions become
+  // a transpose and row reductions (after fusion, which would merge the
+  // transpose back into its reader).
+  std::string rows = gridScratchpad(chip) ? "strata-row-reductions," : "";
   addPipeline(pm, "func.func(strata-decompose-windows{contractions=false}," +
                       slices + fuse +
-                      (widen ? "strata-widen-accumulators," : "") +
+                      (widen ? "strata-widen-accumulators," : "") + rows +
                       "strata-normalize-contractions,"
                       "strata-reciprocal-divisions),canonicalize");
 }

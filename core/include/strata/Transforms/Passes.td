@@ -430,6 +430,37 @@ def StrataWidenAccumulators : Pass<"strata-widen-accumulators"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def StrataRowReductions : Pass<"strata-row-reductions"> {
+  let summary = "Reductions over any loops as a sequence of row reductions";
+  let description = [{
+    A reduction of one input whose body combines with an associative and
+    commutative op that has a neutral element (a sum, a product, a max, a
+    min) over loops other than the input's innermost alone becomes row
+    reductions only: the input is transposed once so that the reduced
+    loops come last in the order of the output's loops, then each reduced
+    loop is summed away innermost first, the first step with the original
+    body, the others with its combining op alone, each into a fill of the
+    neutral element but the last, which keeps the original initial value.
+    A reduction to a scalar reduces a row of one: its input is expanded to
+    [1, n] and its result collapsed back.
+
+    ```mlir
+    linalg.reduce ins(%x : tensor<30x41x50xf32>) dimensions = [0, 1]
+    // ->
+    %t = linalg.transpose ins(%x) permutation = [2, 0, 1]  // 50x30x41
+    %a = linalg.generic ... reduce the last loop into 50x30 (fill of 0)
+    %b = linalg.generic ... reduce the last loop into 50 (the original init)
+    ```
+
+    The core runs it for chips whose schedule model reduces along rows only
+    (a grid of scratchpads, whose engines reduce a tile's rows); a body
+    that reads loop indices is left alone.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def StrataNormalizeContractions : Pass<"strata-normalize-contractions"> {
   let summary = "Make every contraction's vector loop contiguous in memory";
   let description = [{

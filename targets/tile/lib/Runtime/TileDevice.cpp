@@ -315,7 +315,8 @@ public:
         if (it == held.end())
           return llvm::createStringError("@" + name + " reads @" + bind.str() +
                                          " before any program writes it");
-        if (it->second.shape != view.shape ||
+        // A reshaped view reads the same row-major values.
+        if (elementsOf(it->second.shape) != elementsOf(view.shape) ||
             it->second.format != tensor.format)
           return llvm::createStringError(llvm::formatv(
               "@{0} reads @{1} as {2}x{3}; it holds {4}x{5}", name, bind.str(),
@@ -350,7 +351,7 @@ public:
         return llvm::createStringError(
             llvm::formatv("no program of @{0} writes its output #{1}",
                           signature.name, i - numInputs));
-      if (it->second.shape != spec.shape ||
+      if (elementsOf(it->second.shape) != elementsOf(spec.shape) ||
           formatOf(spec.type) != it->second.format)
         return llvm::createStringError(llvm::formatv(
             "@{0}'s output #{1} is {2}; the launch gives {3}", signature.name,
@@ -413,6 +414,12 @@ private:
       return text;
     }
   };
+  static int64_t elementsOf(llvm::ArrayRef<int64_t> shape) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
   static HostView hostView(ProgramOp program, const TensorInfo &tensor) {
     HostView view{{tensor.rows, tensor.cols}};
     auto decl = dyn_cast_or_null<DramTensorOp>(

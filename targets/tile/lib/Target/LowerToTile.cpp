@@ -216,7 +216,8 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
       return view.emitError() << "the tile target pads a convolution's input "
                                  "with zeros only (a tensor.pad yielding 0)";
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
-                  arith::ConstantOp>(op))
+                  arith::ConstantOp, memref::ExpandShapeOp,
+                  memref::CollapseShapeOp>(op))
       return unsupportedFunction(fn, &op);
   }
   auto opAt = [&](size_t i) {
@@ -349,7 +350,12 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
         continue;
       }
       SmallVector<SmallVector<Operation *>> groups = programGroups(fn);
-      if (groups.size() <= 1) {
+      // A reshaped buffer is a tensor of the runtime's in two shapes: even
+      // one program binds its tensors through the sequence.
+      bool reshapes = llvm::any_of(fn.getBody().front(), [](Operation &op) {
+        return isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
+      });
+      if (groups.size() <= 1 && !reshapes) {
         FailureOr<std::string> text = lowerFunction(target, fn);
         if (failed(text) || failed(place(fn, fn.getSymName(), *text)))
           return signalPassFailure();

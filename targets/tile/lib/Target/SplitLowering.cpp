@@ -17,6 +17,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace strata;
 using namespace strata::tile;
@@ -35,6 +37,45 @@ bool isPermutedCopy(Operation *op) {
     return false;
   AffineMap map = generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
   return map.isPermutation() && !map.isIdentity();
+}
+
+/// The buffer a reshaped view (an expand or collapse of a contiguous
+/// buffer) stands for. The runtime keeps tensors between programs in the
+/// host's row-major order, where a reshape moves nothing: a view and its
+/// buffer are one DRAM tensor, each program declaring it in its own shape.
+Value rootOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+bool isReshape(Operation &op) {
+  return isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
+}
+
+/// A zero fill waits until the op before the first other use of its
+/// buffer: a transpose cut between them would make the fill a program of
+/// its own, and its reader an update of a tensor read from DRAM.
+void delayFills(SmallVectorImpl<Operation *> &ops) {
+  for (size_t i = ops.size(); i-- > 0;) {
+    auto fill = dyn_cast<linalg::FillOp>(ops[i]);
+    if (!fill || !fill.hasPureBufferSemantics())
+      continue;
+    Value buffer = rootOf(fill.getDpsInits()[0]);
+    size_t j = i + 1;
+    while (j < ops.size() && llvm::none_of(ops[j]->getOperands(), [&](Value v) {
+             return rootOf(v) == buffer;
+           }))
+      ++j;
+    if (j == ops.size() || j == i + 1)
+      continue;
+    Operation *moved = ops[i];
+    ops.erase(ops.begin() + i);
+    ops.insert(ops.begin() + (j - 1), moved);
+  }
 }
 
 bool reduces(Operation *op) {
@@ -72,9 +113,11 @@ strata::tile::programGroups(func::FuncOp fn) {
     if (isa<linalg::LinalgOp, memref::CopyOp>(op))
       ops.push_back(&op);
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
-                  arith::ConstantOp>(op))
+                  arith::ConstantOp>(op) &&
+             !isReshape(op))
       return {ops}; // the one-program lowering names the op
   }
+  delayFills(ops);
   SmallVector<SmallVector<Operation *>> groups;
   // Row reductions and passes between products and transposes: one row
   // program when the run reduces, else one program per elementwise op.
@@ -156,6 +199,24 @@ strata::tile::programGroups(func::FuncOp fn) {
       groups.push_back({ops[i]});
       continue;
     }
+    // A row program runs over one shape: a reduction over another shape
+    // (of a reduction's results: the next step of a reduction over
+    // several loops) starts a program of its own.
+    auto shapeOf = [](Operation *op) {
+      return cast<linalg::LinalgOp>(op).getStaticLoopRanges();
+    };
+    if (reduces(ops[i]) && llvm::any_of(run, [&](Operation *earlier) {
+          return reduces(earlier) && shapeOf(earlier) != shapeOf(ops[i]);
+        })) {
+      // Its fills (delayed to just before it) come along.
+      SmallVector<Operation *> fills;
+      while (!run.empty() && isa<linalg::FillOp>(run.back())) {
+        fills.insert(fills.begin(), run.back());
+        run.pop_back();
+      }
+      flush();
+      run.append(fills);
+    }
     run.push_back(ops[i]);
   }
   flush();
@@ -171,11 +232,12 @@ strata::tile::splitFunction(func::FuncOp fn,
     for (Operation *op : group)
       for (Value v : op->getOperands())
         if (isa<MemRefType>(v.getType()) &&
-            !llvm::is_contained(users[v], index))
-          users[v].push_back(index);
+            !llvm::is_contained(users[rootOf(v)], index))
+          users[rootOf(v)].push_back(index);
   DenseMap<Value, std::string> names;
   int64_t scratch = 0;
-  auto nameOf = [&](Value v) {
+  auto nameOf = [&](Value view) {
+    Value v = rootOf(view);
     std::string &name = names[v];
     if (name.empty())
       name = isa<BlockArgument>(v)
@@ -198,20 +260,21 @@ strata::tile::splitFunction(func::FuncOp fn,
       SmallVector<Value> reads, writes;
       accesses(op, reads, writes);
       for (Value v : reads)
-        if (!written.contains(v))
+        if (!written.contains(rootOf(v)))
           inputs.insert(v);
       for (Value v : writes) {
-        written.insert(v);
+        written.insert(rootOf(v));
         outputs.insert(v);
       }
     }
     auto shared = [&](Value v) {
+      v = rootOf(v);
       return isa<BlockArgument>(v) || users[v].size() > 1;
     };
     for (const SetVector<Value> *set : {&inputs, &outputs})
       for (Value v : *set)
-        if (!shared(v) && !llvm::is_contained(internal, v))
-          internal.push_back(v);
+        if (!shared(v) && !llvm::is_contained(internal, rootOf(v)))
+          internal.push_back(rootOf(v));
     SmallVector<Value> in, out;
     for (Value v : inputs)
       if (shared(v))
@@ -255,7 +318,18 @@ strata::tile::splitFunction(func::FuncOp fn,
     }
     for (auto [i, v] : llvm::enumerate(in))
       map.map(v, body->getArgument(i));
+    // Views of the group's own buffers come along with them.
+    std::function<void(Value)> viewOf = [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      if (map.contains(v) || !def || !isReshape(*def))
+        return;
+      viewOf(def->getOperand(0));
+      inside.clone(*def, map);
+    };
     for (Operation *op : group) {
+      for (Value v : op->getOperands())
+        if (!shared(v))
+          viewOf(v);
       Operation *clone = inside.clone(*op, map);
       // The first write of an output tensor goes to its output argument
       // (inputs of the same op still read the input tensor); later ops

@@ -1,0 +1,264 @@
+//===- RowReductions.cpp - Reductions as a sequence of row reductions -----===//
+//
+// A schedule model whose engines reduce along rows only (a grid of
+// scratchpads: a tile's rows summed into a column) schedules a reduction
+// of the input's innermost loop, with any leading loops as a batch of
+// rows. Any other reduction of one input with an associative, commutative
+// combining op is rewritten into that form: a transpose putting the
+// reduced loops last, then one row reduction per reduced loop, innermost
+// first. Regrouping the combination this way is exact for max and min and
+// reassociates a sum or a product (as any blocked reduction does).
+//
+//===----------------------------------------------------------------------===//
+#include "strata/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace strata {
+#define GEN_PASS_DEF_STRATAROWREDUCTIONS
+#include "strata/Transforms/Passes.h.inc"
+} // namespace strata
+
+using namespace mlir;
+using namespace strata;
+
+namespace {
+/// What a rewritable reduction is made of.
+struct Plan {
+  SmallVector<int64_t> order;   // loops: the output's, then the reduced ones
+  unsigned kept = 0;            // how many of `order` the output keeps
+  SmallVector<int64_t> perm;    // input dimension at each position of `order`
+  Operation *combine = nullptr; // yield combine(g(in), acc)
+  TypedAttr neutral;
+};
+
+/// The plan for `op`, when it is a reduction of one input that is not
+/// already a row reduction and whose body combines the accumulator once,
+/// last, with an op that has a neutral element.
+std::optional<Plan> planOf(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() == 0 || !op.hasPureTensorSemantics() ||
+      op.hasIndexSemantics() || op->getNumResults() != 1)
+    return std::nullopt;
+  auto inType =
+      dyn_cast<RankedTensorType>(op.getDpsInputOperand(0)->get().getType());
+  auto outType = dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  if (!inType || !outType || !inType.hasStaticShape() ||
+      !outType.hasStaticShape())
+    return std::nullopt;
+  AffineMap inMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!inMap.isPermutation())
+    return std::nullopt;
+  Plan plan;
+  SmallVector<utils::IteratorType> types = op.getIteratorTypesArray();
+  SmallVector<int64_t> reduced;
+  for (unsigned d = 0; d < types.size(); ++d)
+    (types[d] == utils::IteratorType::parallel ? plan.order : reduced)
+        .push_back(d);
+  plan.kept = plan.order.size();
+  // The output keeps the parallel loops in their order.
+  if (outMap.getNumResults() != plan.kept)
+    return std::nullopt;
+  for (unsigned i = 0; i < plan.kept; ++i)
+    if (outMap.getResult(i) != getAffineDimExpr(plan.order[i], op.getContext()))
+      return std::nullopt;
+  plan.order.append(reduced.begin(), reduced.end());
+  for (int64_t loop : plan.order)
+    plan.perm.push_back(
+        *inMap.getResultPosition(getAffineDimExpr(loop, op.getContext())));
+  // Already a row reduction: one reduced loop, innermost in the input,
+  // with a row of at least one leading loop.
+  bool identity =
+      llvm::equal(plan.perm, llvm::seq<int64_t>(0, plan.perm.size()));
+  if (identity && reduced.size() == 1 && plan.kept >= 1)
+    return std::nullopt;
+  // The body: yield combine(g(in), acc), the accumulator read only there.
+  Block *body = op.getBlock();
+  BlockArgument acc = body->getArgument(1);
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  Operation *combine = yield.getNumOperands() == 1
+                           ? yield.getOperand(0).getDefiningOp()
+                           : nullptr;
+  if (!combine || combine->getNumOperands() != 2 ||
+      combine->getNumResults() != 1 || !acc.hasOneUse() ||
+      acc.getUses().begin()->getOwner() != combine)
+    return std::nullopt;
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combine);
+  if (!neutral || neutral->getType() != outType.getElementType())
+    return std::nullopt;
+  plan.combine = combine;
+  plan.neutral = *neutral;
+  return plan;
+}
+
+/// A generic reducing the last loop of `input` (identity map) into `init`.
+/// `body` fills the payload from the input's and accumulator's values.
+Value reduceLast(
+    OpBuilder &b, Location loc, Value input, Value init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> body) {
+  auto type = cast<RankedTensorType>(input.getType());
+  unsigned loops = type.getRank();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> kept;
+  for (unsigned d = 0; d + 1 < loops; ++d)
+    kept.push_back(getAffineDimExpr(d, ctx));
+  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(loops),
+                              AffineMap::get(loops, 0, kept, ctx)};
+  SmallVector<utils::IteratorType> types(loops, utils::IteratorType::parallel);
+  types.back() = utils::IteratorType::reduction;
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), ValueRange{input}, ValueRange{init}, maps, types,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, body(nb, nloc, args[0], args[1]));
+      });
+  return generic->getResult(0);
+}
+
+/// `input` transposed by `perm` (result dimension j is input dimension
+/// perm[j]) as the transpose of fewest dimensions: input dimensions that
+/// stay next to each other, in order, move as one (reducing the leading
+/// two of three dimensions moves a matrix [d0 d1, d2], not a 3-D tensor).
+Value transpose(OpBuilder &b, Location loc, Value input,
+                ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(input.getType());
+  // Runs of the result's dimensions that are consecutive input dimensions.
+  SmallVector<SmallVector<int64_t>> runs;
+  for (size_t j = 0; j < perm.size(); ++j) {
+    if (j > 0 && perm[j] == perm[j - 1] + 1)
+      runs.back().push_back(perm[j]);
+    else
+      runs.push_back({perm[j]});
+  }
+  // The runs in the input's order: the collapsed input's dimensions.
+  SmallVector<size_t> byInput =
+      llvm::to_vector(llvm::seq<size_t>(0, runs.size()));
+  llvm::sort(byInput, [&](size_t a, size_t b) {
+    return runs[a].front() < runs[b].front();
+  });
+  SmallVector<ReassociationIndices> inGroups, outGroups;
+  SmallVector<int64_t> collapsed, transposed, shape, permuted(runs.size());
+  for (size_t run : byInput) {
+    inGroups.push_back(
+        ReassociationIndices(runs[run].begin(), runs[run].end()));
+    int64_t n = 1;
+    for (int64_t d : runs[run])
+      n *= type.getDimSize(d);
+    collapsed.push_back(n);
+  }
+  int64_t at = 0;
+  for (size_t j = 0; j < runs.size(); ++j) {
+    size_t position = llvm::find(byInput, j) - byInput.begin();
+    permuted[j] = int64_t(position);
+    transposed.push_back(collapsed[position]);
+    ReassociationIndices group;
+    for (int64_t d : runs[j]) {
+      group.push_back(at++);
+      shape.push_back(type.getDimSize(d));
+    }
+    outGroups.push_back(group);
+  }
+  Type element = type.getElementType();
+  Value source = input;
+  if (collapsed.size() < perm.size())
+    source = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get(collapsed, element), input, inGroups);
+  Value empty = tensor::EmptyOp::create(b, loc, transposed, element);
+  Value result = linalg::TransposeOp::create(b, loc, source, empty, permuted)
+                     ->getResult(0);
+  if (collapsed.size() < perm.size())
+    result = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get(shape, element), result, outGroups);
+  return result;
+}
+
+struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::LinalgOp, Plan>> work;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (std::optional<Plan> plan = planOf(op))
+        work.push_back({op, *plan});
+    });
+    IRRewriter rw(&getContext());
+    for (auto &[op, plan] : work)
+      rewrite(rw, op, plan);
+  }
+
+  void rewrite(IRRewriter &rw, linalg::LinalgOp op, const Plan &plan) {
+    Location loc = op.getLoc();
+    rw.setInsertionPoint(op);
+    Value input = op.getDpsInputOperand(0)->get();
+    Value init = op.getDpsInits()[0];
+    Type accType = cast<RankedTensorType>(init.getType()).getElementType();
+    // The reduced loops last.
+    if (!llvm::equal(plan.perm, llvm::seq<int64_t>(0, plan.perm.size())))
+      input = transpose(rw, loc, input, plan.perm);
+    // The first step computes the original body; the others combine.
+    Block *body = op.getBlock();
+    auto original = [&](OpBuilder &b, Location, Value in, Value acc) {
+      IRMapping map;
+      map.map(body->getArgument(0), in);
+      map.map(body->getArgument(1), acc);
+      for (Operation &inner : body->without_terminator())
+        b.clone(inner, map);
+      return map.lookup(body->getTerminator()->getOperand(0));
+    };
+    auto combine = [&](OpBuilder &b, Location, Value in, Value acc) {
+      IRMapping map;
+      Value accArg = body->getArgument(1);
+      for (Value operand : plan.combine->getOperands())
+        map.map(operand, operand == accArg ? acc : in);
+      return b.clone(*plan.combine, map)->getResult(0);
+    };
+    size_t steps = plan.order.size() - plan.kept;
+    for (size_t step = 0; step < steps; ++step) {
+      auto type = cast<RankedTensorType>(input.getType());
+      int64_t rank = type.getRank();
+      SmallVector<int64_t> lead(type.getShape().drop_back());
+      Value into;
+      if (step + 1 < steps) {
+        Value empty = tensor::EmptyOp::create(rw, loc, lead, accType);
+        Value neutral = arith::ConstantOp::create(rw, loc, plan.neutral);
+        into = linalg::FillOp::create(rw, loc, neutral, empty).getResult(0);
+      } else {
+        into = init;
+      }
+      // The step reduces a matrix [rows, n] into [rows]: leading loops
+      // collapsed into one row loop, or a row of one for a scalar.
+      int64_t rows = type.getNumElements() / type.getShape().back();
+      auto matrix = RankedTensorType::get({rows, type.getShape().back()},
+                                          type.getElementType());
+      auto column = RankedTensorType::get({rows}, accType);
+      SmallVector<ReassociationIndices> inGroups, outGroups;
+      if (rank == 1) {
+        inGroups = {{0, 1}};
+      } else {
+        inGroups = {llvm::to_vector(llvm::seq<int64_t>(0, rank - 1)),
+                    {rank - 1}};
+        outGroups = {llvm::to_vector(llvm::seq<int64_t>(0, rank - 1))};
+      }
+      auto reshape = [&](Value v, RankedTensorType to,
+                         ArrayRef<ReassociationIndices> groups) -> Value {
+        if (v.getType() == to)
+          return v;
+        if (to.getRank() > cast<RankedTensorType>(v.getType()).getRank())
+          return tensor::ExpandShapeOp::create(rw, loc, to, v, groups);
+        return tensor::CollapseShapeOp::create(rw, loc, to, v, groups);
+      };
+      Value reduced = reduceLast(
+          rw, loc, reshape(input, matrix, inGroups),
+          reshape(into, column, outGroups),
+          step == 0 ? function_ref<Value(OpBuilder &, Location, Value, Value)>(
+                          original)
+                    : combine);
+      input =
+          reshape(reduced, cast<RankedTensorType>(into.getType()), outGroups);
+    }
+    rw.replaceOp(op, input);
+  }
+};
+} // namespace
