@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 using namespace strata;
 
@@ -81,8 +82,9 @@ struct Contraction {
   /// A convolution as its implicit GEMM: m the output pixels (the loops of
   /// the output but the last, flattened; grid and block on loop `m`, the
   /// output's last pixel loop), k the filter taps times the channels
-  /// (flattened; the k step on loop `k`, the channel loop), each k tile
-  /// the channels of one tap: `channels` must be whole tiles.
+  /// (flattened; the k step on loop `k`, the channel loop): a k tile holds
+  /// the channels of one tap, or, when they are not whole tiles, runs of
+  /// the channels of consecutive taps.
   int64_t channels = 0;
   int64_t rowLength = 1; // a convolution's output pixels per output row
   /// Transfers that read one A tile: 1, or for a convolution one per run
@@ -325,11 +327,6 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
   c.tileCycles =
       intrinsic->cyclesPerInstruction * double(intrinsic->fastestPasses());
   c.reloadBytesPerCycle = intrinsic->operandBytesPerCycleOne;
-  if (c.channels % intrinsic->k != 0)
-    return llvm::createStringError(llvm::formatv(
-        "'{0}': the implicit GEMM reads the {1} channels of a filter tap as "
-        "whole {2}-channel tiles of {3}; pad the channels to a multiple of {2}",
-        opName, c.channels, intrinsic->k, intrinsic->name));
   if (c.channels) {
     // Rows gathered from the input, split where the intrinsic's operand
     // layout splits a row into faces.
@@ -350,6 +347,13 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
         intrinsic->m, 2 * llvm::divideCeilSigned(intrinsic->m, faceRows) +
                           llvm::divideCeilSigned(intrinsic->m, c.rowLength));
     c.aPieces = runs * llvm::divideCeilSigned(intrinsic->k, faceCols);
+    // Channels that are not whole tiles: a tile row holds several taps, each
+    // a run of channels; every row reads its runs in pieces that fit both
+    // a tap's channels and a face (an RGB input: one value per piece).
+    if (c.channels % intrinsic->k != 0)
+      c.aPieces = intrinsic->m *
+                  (intrinsic->k /
+                   std::gcd(c.channels, std::gcd(faceCols, intrinsic->k)));
   }
   c.mt = llvm::divideCeilSigned(c.mExtent, intrinsic->m);
   c.nt = llvm::divideCeilSigned(c.nExtent, intrinsic->n);

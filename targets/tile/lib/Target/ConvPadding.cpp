@@ -1,12 +1,12 @@
 //===- ConvPadding.cpp - A convolution's zero padding, read in place ------===//
 //
 // Bufferization turns `tensor.pad` before a convolution into a buffer
-// filled with zeros (linalg.fill or linalg.map yielding 0), a subview of
-// its interior and a copy of the input into it. On the tile target these
-// ops are not programs of their own: the convolution's reader gathers the
-// unpadded input and writes zero rows where a pixel falls into the
-// padding. This file recognizes the pattern; the ops it covers are
-// skipped by the grouping and by the one-program lowering.
+// filled with the pad's value (linalg.fill or linalg.map yielding it), a
+// subview of its interior and a copy of the input into it. On the tile
+// target these ops are not programs of their own: the convolution's reader
+// gathers the unpadded input and copies rows of the value's tile where a
+// pixel falls into the padding. This file recognizes the pattern; the ops it
+// covers are skipped by the grouping and by the one-program lowering.
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionLowering.h"
@@ -19,20 +19,26 @@ using namespace strata;
 using namespace strata::tile;
 
 namespace {
-/// The zero-filled allocation `op` writes, if `op` fills one with zeros.
-Value zeroFilled(Operation *op) {
-  if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return matchPattern(fill.getInputs()[0], m_AnyZeroFloat())
-               ? fill.getDpsInits()[0]
-               : Value();
-  auto map = dyn_cast<linalg::MapOp>(op);
-  if (!map || map.getNumDpsInputs() != 0)
+/// The allocation `op` fills with a constant, and that constant (a
+/// tensor.pad's value: the padding pixels read it).
+Value constantFilled(Operation *op, float &value) {
+  Value filled, init;
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    filled = fill.getInputs()[0];
+    init = fill.getDpsInits()[0];
+  } else if (auto map = dyn_cast<linalg::MapOp>(op);
+             map && map.getNumDpsInputs() == 0) {
+    auto yield = cast<linalg::YieldOp>(map.getMapper().front().getTerminator());
+    if (yield.getNumOperands() != 1)
+      return Value();
+    filled = yield.getOperand(0);
+    init = map.getInit();
+  }
+  FloatAttr constant;
+  if (!filled || !matchPattern(filled, m_Constant(&constant)))
     return Value();
-  auto yield = cast<linalg::YieldOp>(map.getMapper().front().getTerminator());
-  if (yield.getNumOperands() != 1 ||
-      !matchPattern(yield.getOperand(0), m_AnyZeroFloat()))
-    return Value();
-  return map.getInit();
+  value = float(constant.getValueAsDouble());
+  return init;
 }
 } // namespace
 
@@ -45,8 +51,9 @@ FailureOr<ConvPadding> strata::tile::paddingOf(Value input) {
   for (Operation *user : alloc->getUsers()) {
     if (isa<memref::DeallocOp, linalg::Conv2DNhwcHwcfOp>(user))
       continue;
-    if (zeroFilled(user) == alloc.getResult()) {
+    if (float value = 0; constantFilled(user, value) == alloc.getResult()) {
       zeroed = true;
+      padding.value = value;
       padding.ops.push_back(user);
       continue;
     }
@@ -79,7 +86,7 @@ bool strata::tile::isPaddingOp(Operation *op) {
     FailureOr<ConvPadding> padding = paddingOf(buffer);
     return succeeded(padding) && llvm::is_contained(padding->ops, op);
   };
-  if (Value filled = zeroFilled(op))
+  if (float value = 0; Value filled = constantFilled(op, value))
     return covered(filled);
   if (auto copy = dyn_cast<memref::CopyOp>(op))
     if (auto view = copy.getTarget().getDefiningOp<memref::SubViewOp>())

@@ -109,11 +109,12 @@ lowerAttentionFunction(const LoweringTarget &target, mlir::func::FuncOp fn);
 struct ConvPadding {
   mlir::BlockArgument input;
   int64_t top = 0, left = 0;
+  float value = 0; // what the padding holds
   mlir::Operation *subview = nullptr;
   llvm::SmallVector<mlir::Operation *> ops;
 };
 /// The padding of a convolution's input buffer, or failure when it is not
-/// a zero-padded copy of an argument.
+/// a copy of an argument padded with a constant.
 mlir::FailureOr<ConvPadding> paddingOf(mlir::Value input);
 /// True for the ops of such a padding: the convolution's reader pads.
 bool isPaddingOp(mlir::Operation *op);

@@ -213,8 +213,9 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
                return isa<linalg::Conv2DNhwcHwcfOp>(u);
              }))
       // A padded convolution input that ConvPadding.cpp did not take.
-      return view.emitError() << "the tile target pads a convolution's input "
-                                 "with zeros only (a tensor.pad yielding 0)";
+      return view.emitError()
+             << "the tile target pads a convolution's input with a constant "
+                "only (a tensor.pad yielding a value defined outside it)";
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
                   arith::ConstantOp, memref::ExpandShapeOp,
                   memref::CollapseShapeOp>(op))

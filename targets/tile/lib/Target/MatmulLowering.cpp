@@ -28,10 +28,6 @@ FailureOr<ConvGather> convGather(linalg::Conv2DNhwcHwcfOp conv,
   auto in = cast<MemRefType>(padding.input.getType()).getShape();
   auto filter = cast<MemRefType>(conv.getDpsInputs()[1].getType()).getShape();
   auto out = cast<MemRefType>(conv.getDpsInits()[0].getType()).getShape();
-  if (in[3] % chip.tileCols != 0)
-    return conv.emitError()
-           << "the tile target gathers whole tiles of " << chip.tileCols
-           << " channels; the input has " << in[3];
   ConvGather g;
   g.height = in[1];
   g.width = in[2];
@@ -39,6 +35,7 @@ FailureOr<ConvGather> convGather(linalg::Conv2DNhwcHwcfOp conv,
   g.outHeight = out[1];
   g.outWidth = out[2];
   g.kernelWidth = filter[1];
+  g.taps = filter[0] * filter[1];
   auto strides = conv.getStrides().getValues<int64_t>();
   auto dilations = conv.getDilations().getValues<int64_t>();
   g.strideH = strides[0];
@@ -47,6 +44,7 @@ FailureOr<ConvGather> convGather(linalg::Conv2DNhwcHwcfOp conv,
   g.dilationW = dilations[1];
   g.padTop = padding.top;
   g.padLeft = padding.left;
+  g.padValue = padding.value;
   g.pixels = out[0] * out[1] * out[2];
   g.faceRows = chip.faceRows;
   g.faceCols = chip.faceCols;
@@ -229,7 +227,7 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
   if (conv) {
     ArrayRef<int64_t> in = shape(convInput);
     aRows = ceilDiv(in[0] * in[1] * in[2], chip.tileRows) * chip.tileRows;
-    aCols = in[3];
+    aCols = ceilDiv(in[3], chip.tileCols) * chip.tileCols;
     aValue = convInput;
   }
   if (failed(add(aValue, aRows, aCols, false, p.a, operandFormat)) ||

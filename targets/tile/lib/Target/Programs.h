@@ -91,9 +91,10 @@ llvm::Expected<Expression> translateBody(mlir::linalg::GenericOp op,
 struct ConvGather {
   int64_t height = 0, width = 0, channels = 0; // input
   int64_t outHeight = 0, outWidth = 0;
-  int64_t kernelWidth = 1;
+  int64_t kernelWidth = 1, taps = 1; // taps: kernel height x width
   int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
-  int64_t padTop = 0, padLeft = 0; // zero rows and columns before the input
+  int64_t padTop = 0, padLeft = 0; // padding rows and columns before it
+  float padValue = 0;              // what the padding holds
   int64_t pixels = 0;              // output pixels (rows of A that exist)
   int64_t faceRows = 16, faceCols = 16;
 };

@@ -1,8 +1,14 @@
-// A convolution padded with a value other than zero is an error naming the
-// padding: the reader writes zero rows for the padding.
-// RUN: not strata-compile %s --target=tile-wormhole-n150 --emit=lowered -o /dev/null 2>&1 | FileCheck %s
+// A convolution padded with a value other than zero: the compute kernel
+// makes the padding tile from a fresh Dst tile plus the value, and the
+// reader copies its rows where a pixel falls into the padding (this was
+// refused: the reader wrote zero rows only).
+// RUN: strata-compile %s --target=tile-wormhole-n150 --emit=lowered -o - | FileCheck %s --check-prefix=IR
+// RUN: strata-run %s --target=tile-wormhole-n150 --check | FileCheck %s
+// RUN: strata-run %s --target=tile-blackhole-p150 --check | FileCheck %s
 
-// CHECK: error: the tile target pads a convolution's input with zeros only (a tensor.pad yielding 0)
+// IR: tile.unary_scalar add dst[%{{.*}}], 1.000000e+00
+// IR: tile.pack_tile dst[%{{.*}}] -> @zero
+// CHECK: conv: check result #0 (1x16x16x32xf32): relative error {{.*}} PASS
 func.func @conv(%input: tensor<1x16x16x32xf32>, %filter: tensor<3x3x32x32xf32>) -> tensor<1x16x16x32xf32> {
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
