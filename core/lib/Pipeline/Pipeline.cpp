@@ -66,9 +66,13 @@ void strata::buildGroupPipeline(OpPassManager &pm, const hw::Description &chip,
   // a transpose and row reductions (after fusion, which would merge the
   // transpose back into its reader).
   std::string rows = gridScratchpad(chip) ? "strata-row-reductions," : "";
-  addPipeline(pm, "func.func(strata-decompose-windows{contractions=false}," +
-                      slices + fuse +
-                      (widen ? "strata-widen-accumulators," : "") + rows +
+  // Its convolutions are implicit GEMMs of channels-last tensors: other
+  // layouts are transposed around them before windows are split.
+  std::string layout = gridScratchpad(chip) ? "strata-channels-last," : "";
+  addPipeline(pm, "func.func(" + layout +
+                      "strata-decompose-windows{contractions=false}," + slices +
+                      fuse + (widen ? "strata-widen-accumulators," : "") +
+                      rows +
                       "strata-normalize-contractions,"
                       "strata-reciprocal-divisions),canonicalize");
 }

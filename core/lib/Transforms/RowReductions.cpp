@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
+#include "strata/Transforms/Transposes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -119,63 +120,6 @@ Value reduceLast(
   return generic->getResult(0);
 }
 
-/// `input` transposed by `perm` (result dimension j is input dimension
-/// perm[j]) as the transpose of fewest dimensions: input dimensions that
-/// stay next to each other, in order, move as one (reducing the leading
-/// two of three dimensions moves a matrix [d0 d1, d2], not a 3-D tensor).
-Value transpose(OpBuilder &b, Location loc, Value input,
-                ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(input.getType());
-  // Runs of the result's dimensions that are consecutive input dimensions.
-  SmallVector<SmallVector<int64_t>> runs;
-  for (size_t j = 0; j < perm.size(); ++j) {
-    if (j > 0 && perm[j] == perm[j - 1] + 1)
-      runs.back().push_back(perm[j]);
-    else
-      runs.push_back({perm[j]});
-  }
-  // The runs in the input's order: the collapsed input's dimensions.
-  SmallVector<size_t> byInput =
-      llvm::to_vector(llvm::seq<size_t>(0, runs.size()));
-  llvm::sort(byInput, [&](size_t a, size_t b) {
-    return runs[a].front() < runs[b].front();
-  });
-  SmallVector<ReassociationIndices> inGroups, outGroups;
-  SmallVector<int64_t> collapsed, transposed, shape, permuted(runs.size());
-  for (size_t run : byInput) {
-    inGroups.push_back(
-        ReassociationIndices(runs[run].begin(), runs[run].end()));
-    int64_t n = 1;
-    for (int64_t d : runs[run])
-      n *= type.getDimSize(d);
-    collapsed.push_back(n);
-  }
-  int64_t at = 0;
-  for (size_t j = 0; j < runs.size(); ++j) {
-    size_t position = llvm::find(byInput, j) - byInput.begin();
-    permuted[j] = int64_t(position);
-    transposed.push_back(collapsed[position]);
-    ReassociationIndices group;
-    for (int64_t d : runs[j]) {
-      group.push_back(at++);
-      shape.push_back(type.getDimSize(d));
-    }
-    outGroups.push_back(group);
-  }
-  Type element = type.getElementType();
-  Value source = input;
-  if (collapsed.size() < perm.size())
-    source = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get(collapsed, element), input, inGroups);
-  Value empty = tensor::EmptyOp::create(b, loc, transposed, element);
-  Value result = linalg::TransposeOp::create(b, loc, source, empty, permuted)
-                     ->getResult(0);
-  if (collapsed.size() < perm.size())
-    result = tensor::ExpandShapeOp::create(
-        b, loc, RankedTensorType::get(shape, element), result, outGroups);
-  return result;
-}
-
 struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
   void runOnOperation() override {
     SmallVector<std::pair<linalg::LinalgOp, Plan>> work;
@@ -196,7 +140,7 @@ struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
     Type accType = cast<RankedTensorType>(init.getType()).getElementType();
     // The reduced loops last.
     if (!llvm::equal(plan.perm, llvm::seq<int64_t>(0, plan.perm.size())))
-      input = transpose(rw, loc, input, plan.perm);
+      input = transposeAsMatrices(rw, loc, input, plan.perm);
     // The first step computes the original body; the others combine.
     Block *body = op.getBlock();
     auto original = [&](OpBuilder &b, Location, Value in, Value acc) {

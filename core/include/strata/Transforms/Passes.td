@@ -430,6 +430,24 @@ def StrataWidenAccumulators : Pass<"strata-widen-accumulators"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def StrataChannelsLast : Pass<"strata-channels-last"> {
+  let summary = "Convolutions as channels-last (NHWC x HWCF) convolutions";
+  let description = [{
+    A `linalg.conv_2d_nchw_fchw` (PyTorch's layout) becomes transposes of
+    its input to NHWC and of its filter to HWCF, a
+    `linalg.conv_2d_nhwc_hwcf` (its initial value a fill of the new shape,
+    or the old one transposed) and a transpose of the result back to NCHW;
+    a `linalg.conv_2d_nhwc_fhwc` (TOSA's) gets its filter transposed. Each
+    transpose is a sequence of batched matrix transposes
+    (strata/Transforms/Transposes.h). The core runs it for chips that
+    compute convolutions only as the implicit GEMM of channels-last
+    tensors (a grid of scratchpads), before convolutions are split into
+    window positions.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def StrataRowReductions : Pass<"strata-row-reductions"> {
   let summary = "Reductions over any loops as a sequence of row reductions";
   let description = [{

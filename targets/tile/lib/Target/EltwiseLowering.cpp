@@ -64,33 +64,41 @@ bool isFlatElementwise(linalg::GenericOp op) {
                       [](AffineMap map) { return map.isIdentity(); });
 }
 
-/// True when `op` copies its one input with the last two dimensions
-/// swapped (a linalg.transpose of a matrix or of a batch of matrices, as
-/// generalized): out[.., i, j] = in[.., j, i].
-bool isTranspose(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+/// Which inputs `op` reads with the last two dimensions swapped, when it
+/// is elementwise over a matrix or a batch of them, reads every input
+/// whole, some swapped (a linalg.transpose as generalized, or an op of such
+/// a read: a convolution's epilogue on its result moved back to
+/// channels-first): out[.., i, j] = f(in[.., j, i], x[.., i, j], ...).
+std::optional<std::vector<bool>> transposedReads(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() < 1 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 0 || op.getNumLoops() < 2 ||
-      op.getNumLoops() > 3)
-    return false;
+      op.getNumLoops() > 3 ||
+      !op.getBody()->getOps<linalg::IndexOp>().empty() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return std::nullopt;
   unsigned n = op.getNumLoops();
-  SmallVector<unsigned> swapped;
-  for (unsigned d = 0; d < n; ++d)
-    swapped.push_back(d);
+  SmallVector<unsigned> swapped = llvm::to_vector(llvm::seq<unsigned>(0, n));
   std::swap(swapped[n - 2], swapped[n - 1]);
-  AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
-  return out.isIdentity() &&
-         in == AffineMap::getPermutationMap(swapped, op.getContext()) &&
-         yield.getValues().size() == 1 &&
-         yield.getValues()[0] == op.getBody()->getArgument(0);
+  AffineMap transposed = AffineMap::getPermutationMap(swapped, op.getContext());
+  std::vector<bool> reads;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map != transposed && !map.isIdentity())
+      return std::nullopt;
+    reads.push_back(map == transposed);
+  }
+  if (llvm::none_of(reads, [](bool t) { return t; }))
+    return std::nullopt;
+  return reads;
 }
 
-/// A transpose: output tile (r, c) of each matrix is input tile (c, r)
-/// transposed while unpacking; the matrices of a batch are stacked, each
-/// whole tiles (padding would land inside the other matrix's tiles).
+/// Transposed reads: output tile (r, c) of each matrix reads such an
+/// input's tile (c, r) transposed while unpacking; the matrices of a batch
+/// are stacked, each whole tiles (padding would land inside the other
+/// matrix's tiles).
 FailureOr<std::string> lowerTranspose(const LoweringTarget &target,
-                                      func::FuncOp fn, linalg::GenericOp op) {
+                                      func::FuncOp fn, linalg::GenericOp op,
+                                      std::vector<bool> transposed) {
   const TileChip &chip = target.chip;
   FailureOr<Schedule> s = scratchpadScheduleOf(op);
   if (failed(s))
@@ -110,7 +118,12 @@ FailureOr<std::string> lowerTranspose(const LoweringTarget &target,
                           << chip.tileRows << "x" << chip.tileCols;
   EltwisePlan p;
   static_cast<GridProgram &>(p) = gridProgram(fn, chip);
-  p.transpose = true;
+  p.transposed = std::move(transposed);
+  llvm::Expected<Expression> expr = translateBody(op, 0, target.dstTiles());
+  if (!expr)
+    return op.emitError() << "cannot run on the tile engines: "
+                          << llvm::toString(expr.takeError());
+  p.expression = *expr;
   p.batchRowTiles = rows / chip.tileRows;
   p.rowTiles = batch * p.batchRowTiles;
   p.colTiles = cols / chip.tileCols;
@@ -118,10 +131,11 @@ FailureOr<std::string> lowerTranspose(const LoweringTarget &target,
       2 * std::max<int64_t>(1, s->tiles.front().sizes.back() / chip.tileCols);
   NumberedTensors tensors;
   for (OpOperand &operand : op->getOpOperands()) {
-    bool output = op.isDpsInit(&operand);
+    bool swapped =
+        !op.isDpsInit(&operand) && p.transposed[operand.getOperandNumber()];
     if (failed(addOperand(p, tensors, op, operand,
-                          batch * (output ? rows : cols),
-                          output ? cols : rows)))
+                          batch * (swapped ? cols : rows),
+                          swapped ? rows : cols)))
       return failure();
   }
   return writePlan(p, tensors);
@@ -132,8 +146,8 @@ FailureOr<std::string>
 strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
                                    func::FuncOp fn, linalg::GenericOp op) {
   const TileChip &chip = target.chip;
-  if (isTranspose(op))
-    return lowerTranspose(target, fn, op);
+  if (std::optional<std::vector<bool>> reads = transposedReads(op))
+    return lowerTranspose(target, fn, op, std::move(*reads));
   bool flat = isFlatElementwise(op);
   if (!flat && (op.getNumReductionLoops() != 0 || op.getNumLoops() != 2 ||
                 op.getNumDpsInits() != 1))

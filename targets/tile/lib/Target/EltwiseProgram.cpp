@@ -61,7 +61,7 @@ std::string strata::tile::writeEltwiseProgram(const EltwisePlan &p) {
                        : p.inputs[i].replicateCols
                            ? reader.arith("divui", t, reader.c(p.colTiles))
                            : t;
-    if (p.transpose) {
+    if (i < p.transposed.size() && p.transposed[i]) {
       // Output tile (b, r, c) reads input tile (b, c, r).
       int64_t matrix = p.batchRowTiles * p.colTiles;
       std::string b = reader.arith("divui", t, reader.c(matrix));
@@ -90,12 +90,8 @@ std::string strata::tile::writeEltwiseProgram(const EltwisePlan &p) {
         llvm::formatv("tile.cb_wait_front @in{0}, {1}", i, compute.c(1)));
   }
   compute.line("tile.acquire_dst");
-  if (p.transpose)
-    compute.line(llvm::formatv("tile.unpack_tile @in0[{0}] -> dst[{0}] "
-                               "transpose",
-                               compute.c(0)));
-  else
-    llvm::cantFail(emitExpression(compute, p.expression, buffers, tiles, ""));
+  llvm::cantFail(emitExpression(compute, p.expression, buffers, tiles, "", {},
+                                p.transposed));
   compute.line("tile.commit_dst");
   compute.line("tile.wait_dst");
   compute.line("tile.cb_reserve_back @out, " + compute.c(1));

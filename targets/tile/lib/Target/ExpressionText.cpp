@@ -45,12 +45,11 @@ static bool readAfter(const Expression &expr, size_t i, int slot) {
   return expr.result == slot;
 }
 
-llvm::Error
-strata::tile::emitExpression(KernelText &k, const Expression &expr,
-                             const std::vector<std::string> &buffers,
-                             const std::vector<std::string> &tiles,
-                             const std::string &base,
-                             const std::vector<bool> &broadcast) {
+llvm::Error strata::tile::emitExpression(
+    KernelText &k, const Expression &expr,
+    const std::vector<std::string> &buffers,
+    const std::vector<std::string> &tiles, const std::string &base,
+    const std::vector<bool> &broadcast, const std::vector<bool> &transposed) {
   std::map<int, std::string> slots; // each slot's index, computed once
   auto dst = [&](int slot) {
     std::string &name = slots[slot];
@@ -66,14 +65,20 @@ strata::tile::emitExpression(KernelText &k, const Expression &expr,
   auto isBroadcast = [&](int operand) {
     return size_t(operand) < broadcast.size() && broadcast[operand];
   };
+  auto isTransposed = [&](int operand) {
+    return size_t(operand) < transposed.size() && transposed[operand];
+  };
   auto use = [&](int slot) -> llvm::Error {
     auto it = pending.find(slot);
     if (it == pending.end())
       return llvm::Error::success();
     // A vector operand in Dst: the unpacker broadcasts its column 0.
+    // A transposed operand: the unpacker swaps the tile's rows and columns.
     k.line(llvm::formatv("tile.unpack_tile @{0}[{1}] -> dst[{2}]{3}",
                          buffers[it->second], tiles[it->second], dst(slot),
-                         isBroadcast(it->second) ? " bcast col" : ""));
+                         isBroadcast(it->second)    ? " bcast col"
+                         : isTransposed(it->second) ? " transpose"
+                                                    : ""));
     pending.erase(it);
     return llvm::Error::success();
   };
@@ -89,6 +94,7 @@ strata::tile::emitExpression(KernelText &k, const Expression &expr,
       auto lhs = pending.find(step.lhs), rhs = pending.find(step.rhs);
       if (lhs != pending.end() && rhs != pending.end() &&
           !isBroadcast(lhs->second) && isBroadcast(rhs->second) &&
+          !isTransposed(lhs->second) &&
           (step.lhs == step.slot || !readAfter(expr, i, step.lhs)) &&
           (step.rhs == step.slot || !readAfter(expr, i, step.rhs))) {
         k.line(llvm::formatv(

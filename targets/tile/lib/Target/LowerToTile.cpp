@@ -195,6 +195,20 @@ void forwardCopiedTemporaries(func::FuncOp fn) {
   }
 }
 
+/// Replaces each of `ops` with what `rewrite` makes of it, the op's
+/// schedule carried over to the replacement.
+template <typename Ops, typename Rewrite>
+void rewriteKeepingSchedules(IRRewriter &rewriter, const Ops &ops,
+                             Rewrite rewrite) {
+  for (auto op : ops) {
+    Attribute schedule = op->getAttr(kScheduleAttrName);
+    rewriter.setInsertionPoint(op);
+    FailureOr<Operation *> replacement = rewrite(op);
+    if (succeeded(replacement) && schedule)
+      (*replacement)->setAttr(kScheduleAttrName, schedule);
+  }
+}
+
 /// The program text of `fn` by its shape, or failure (reported).
 FailureOr<std::string> lowerFunction(const LoweringTarget &target,
                                      func::FuncOp fn) {
@@ -301,14 +315,35 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
           !isPaddingOp(op))
         named.push_back(op);
     });
-    for (linalg::LinalgOp op : named) {
-      Attribute schedule = op->getAttr(kScheduleAttrName);
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::GenericOp> generic =
-          linalg::generalizeNamedOp(rewriter, op);
-      if (succeeded(generic) && schedule)
-        (*generic)->setAttr(kScheduleAttrName, schedule);
-    }
+    rewriteKeepingSchedules(rewriter, named,
+                            [&](linalg::LinalgOp op) -> FailureOr<Operation *> {
+                              FailureOr<linalg::GenericOp> generic =
+                                  linalg::generalizeNamedOp(rewriter, op);
+                              if (failed(generic))
+                                return failure();
+                              return generic->getOperation();
+                            });
+    // Generics that are named products (a 1x1 convolution collapsed into
+    // a GEMM over its rows) as those ops, keeping their schedules: the
+    // product programs take named matmuls.
+    SmallVector<linalg::GenericOp> products;
+    module.walk([&](linalg::GenericOp op) {
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      if (op.getNumDpsInputs() == 2 && linalg::isaContractionOpInterface(op) &&
+          (maps == linalg::MatmulOp::getDefaultIndexingMaps(op.getContext()) ||
+           maps ==
+               linalg::BatchMatmulOp::getDefaultIndexingMaps(op.getContext())))
+        products.push_back(op);
+    });
+    rewriteKeepingSchedules(
+        rewriter, products,
+        [&](linalg::GenericOp op) -> FailureOr<Operation *> {
+          FailureOr<linalg::LinalgOp> product =
+              linalg::specializeGenericOp(rewriter, op);
+          if (failed(product))
+            return failure();
+          return product->getOperation();
+        });
     for (auto fn : module.getOps<func::FuncOp>())
       forwardCopiedTemporaries(fn);
     LoweringTarget target{*chip, **description, fidelity};

@@ -135,10 +135,11 @@ struct EltwisePlan : GridProgram {
   Expression expression;
   int64_t rowTiles = 0, colTiles = 0; // of the output
   int64_t depth = 2;                  // tiles each buffer holds
-  /// A transpose (the expression copies its one input): output tile (r, c)
-  /// of matrix b is the transpose of input tile (c, r) of matrix b, the
-  /// matrices stacked, `batchRowTiles` tile-rows of the output each.
-  bool transpose = false;
+  /// Inputs read transposed (a transpose, or an op of a transposed read):
+  /// output tile (r, c) of matrix b reads the transpose of the input's
+  /// tile (c, r) of matrix b, the matrices stacked, `batchRowTiles`
+  /// tile-rows of the output each.
+  std::vector<bool> transposed;
   int64_t batchRowTiles = 0;
 };
 std::string writeEltwiseProgram(const EltwisePlan &plan);
@@ -217,7 +218,8 @@ llvm::Error emitExpression(KernelText &k, const Expression &expr,
                            const std::vector<std::string> &buffers,
                            const std::vector<std::string> &tiles,
                            const std::string &base,
-                           const std::vector<bool> &broadcast = {});
+                           const std::vector<bool> &broadcast = {},
+                           const std::vector<bool> &transposed = {});
 
 } // namespace strata::tile
 

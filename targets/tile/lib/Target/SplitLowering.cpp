@@ -25,7 +25,8 @@ using namespace strata::tile;
 
 namespace {
 bool isProduct(Operation *op) {
-  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::Conv2DNhwcHwcfOp>(
+      op);
 }
 
 /// A copy of one input through a permutation other than the identity (a
@@ -186,7 +187,9 @@ strata::tile::programGroups(func::FuncOp fn) {
       };
       if (epilogue && epilogue.getNumReductionLoops() == 0 &&
           epilogue.getNumDpsInputs() > 0 &&
-          epilogue.getDpsInputs()[0] == product && !isPermutedCopy(epilogue) &&
+          epilogue.getDpsInputs()[0] == product &&
+          epilogue.getMatchingIndexingMap(epilogue.getDpsInputOperand(0))
+              .isIdentity() &&
           onlyReader(epilogue)) {
         group.push_back(epilogue);
         ++i;
