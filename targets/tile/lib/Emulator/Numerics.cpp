@@ -256,6 +256,9 @@ void strata::tile::eltwiseUnary(VectorOp op, float *x, int64_t count) {
     for (int64_t i = 0; i < count; ++i)
       x[i] = std::fabs(x[i]);
     return;
+  case VectorOp::RoundBf16:
+    roundTileToBf16(x, count);
+    return;
   case VectorOp::Log:
     for (int64_t i = 0; i < count; ++i)
       x[i] = std::log(x[i]);

@@ -153,8 +153,12 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
       gelus[&inst] = t;
   std::vector<Node> nodes;
   llvm::DenseSet<Value> computed;
+  DenseMap<Value, Value> aliases; // values that are another's (exact casts)
   auto add = [&](Node::Kind kind, Operation *inst, llvm::StringRef name,
-                 ArrayRef<Value> reads) -> llvm::Error {
+                 ArrayRef<Value> operands) -> llvm::Error {
+    SmallVector<Value, 2> reads;
+    for (Value v : operands)
+      reads.push_back(aliases.lookup(v) ? aliases.lookup(v) : v);
     for (Value v : reads) {
       auto arg = dyn_cast<BlockArgument>(v);
       if (arg && int(arg.getArgNumber()) >= inputs)
@@ -165,7 +169,7 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
                                  "constant only as the scalar of add, sub, "
                                  "mul, max, min or a division by it)");
     }
-    nodes.push_back({kind, inst, name, 0, SmallVector<Value, 2>(reads)});
+    nodes.push_back({kind, inst, name, 0, reads});
     if (kind != Node::Result)
       computed.insert(inst->getResult(0));
     return llvm::Error::success();
@@ -189,6 +193,16 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
     } else if (auto div = dyn_cast<arith::DivFOp>(inst);
                div && isConstant(div.getLhs(), 1.0)) {
       error = add(Node::Unary, &inst, "recip", {div.getRhs()});
+    } else if (auto trunc = dyn_cast<arith::TruncFOp>(inst);
+               trunc && trunc.getType().isBF16() &&
+               trunc.getIn().getType().isF32()) {
+      // A program's own rounding: Dst keeps f32, the value becomes a bf16's.
+      error = add(Node::Unary, &inst, "round_bf16", {trunc.getIn()});
+    } else if (auto ext = dyn_cast<arith::ExtFOp>(inst);
+               ext && ext.getIn().getType().isBF16() && ext.getType().isF32() &&
+               computed.contains(ext.getIn())) {
+      // bf16 to f32 is exact: the value of its operand, in its slot.
+      aliases[ext.getResult()] = ext.getIn();
     } else if (isa<math::ExpOp, arith::NegFOp, math::AbsFOp, math::SqrtOp,
                    math::RsqrtOp, math::TanhOp, math::LogOp>(inst)) {
       llvm::StringRef kind = isa<math::ExpOp>(inst)     ? "exp"

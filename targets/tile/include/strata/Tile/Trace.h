@@ -69,13 +69,15 @@ enum class VectorOp : uint8_t {
   Tanh,
   Min,
   Log,
-  Rsub, ///< y - x (a scalar minus the tile)
+  RoundBf16, ///< to the nearest bf16 value, ties to even
+  Rsub,      ///< y - x (a scalar minus the tile)
 };
 constexpr int kVectorOps = int(VectorOp::Rsub) + 1;
 inline const char *vectorOpName(VectorOp op) {
   static const char *const names[] = {
-      "add",  "sub",   "mul", "max", "exp",  "recip", "gelu", "relu",
-      "sqrt", "rsqrt", "neg", "abs", "tanh", "min",   "log",  "rsub"};
+      "add",  "sub",  "mul",  "max",        "exp", "recip",
+      "gelu", "relu", "sqrt", "rsqrt",      "neg", "abs",
+      "tanh", "min",  "log",  "round_bf16", "rsub"};
   return names[int(op)];
 }
 
