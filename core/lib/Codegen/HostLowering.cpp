@@ -3,6 +3,7 @@
 #include "ParallelObjects.h"
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Runtime/Manifest.h"
+#include "strata/Transforms/CInterface.h"
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -203,6 +204,7 @@ llvm::Error strata::writeHostArtifact(ModuleOp module, EmitKind kind,
       translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     return llvm::createStringError("translation to LLVM IR failed");
+  exportCInterfaces(*llvmModule);
   // The manifest travels in the library: the C string `strata_manifest`.
   if (std::optional<rt::Manifest> manifest = manifestOf(module)) {
     manifest->deviceKind = "host";

@@ -42,3 +42,23 @@ func.func @already() attributes {llvm.emit_c_interface} {
 func.func @second() {
   return
 }
+
+// -----
+
+// A public function named like a C library one (exp) is renamed, so that
+// the lowering's libm calls and the dynamic loader do not take one for the
+// other; its wrapper gets the name _mlir_ciface_exp back in LLVM IR
+// (Execution/libc-names.mlir).
+// CHECK-LABEL: func.func @_strata_fn_exp
+// CHECK-SAME: attributes {llvm.emit_c_interface}
+// CHECK: call @_strata_fn_exp
+// LLVM-LABEL: llvm.func @_strata_fn_exp(
+// LLVM-LABEL: llvm.func @_mlir_ciface__strata_fn_exp(
+func.func @exp(%a: memref<4xf32>, %b: memref<4xf32>) {
+  memref.copy %a, %b : memref<4xf32> to memref<4xf32>
+  return
+}
+func.func @calls_exp(%a: memref<4xf32>, %b: memref<4xf32>) {
+  call @exp(%a, %b) : (memref<4xf32>, memref<4xf32>) -> ()
+  return
+}

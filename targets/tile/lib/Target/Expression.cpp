@@ -132,6 +132,7 @@ struct Node {
     Scalar, // x name scalar, in place
     Binary, // lhs name rhs, into any slot
     Divide, // lhs / rhs: recip of rhs in place, then mul
+    Over,   // scalar / x: recip of x in place, then times the scalar
     Result, // the yielded value (or the reduction's operand)
   } kind;
   Operation *op;
@@ -228,10 +229,17 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
                   {inst.getOperand(0), inst.getOperand(1)});
     } else if (isa<arith::DivFOp>(inst) && !constantValue(inst.getOperand(0)) &&
                !constantValue(inst.getOperand(1))) {
-      // x / y as x * (1 / y): the vector engine has no division (c / x,
-      // which would need a scalar multiply too, stays an error).
+      // x / y as x * (1 / y): the vector engine has no division.
       error = add(Node::Divide, &inst, "mul",
                   {inst.getOperand(0), inst.getOperand(1)});
+    } else if (std::optional<double> c = isa<arith::DivFOp>(inst)
+                                             ? constantValue(inst.getOperand(0))
+                                             : std::nullopt;
+               c && !constantValue(inst.getOperand(1))) {
+      // c / x as (1 / x) * c.
+      error = add(Node::Over, &inst, "mul", {inst.getOperand(1)});
+      if (!error)
+        nodes.back().scalar = float(*c);
     } else {
       return unsupported(&inst, "has no tile-engine equivalent");
     }
@@ -277,6 +285,12 @@ public:
         break;
       case Node::Binary:
         slot = binary(node.name, node.reads[0], node.reads[1]);
+        break;
+      case Node::Over:
+        slot = consume(node.reads[0]);
+        push(Step::Unary, "recip", 0, 0, slot);
+        push(Step::Scalar, node.name, 0, 0, slot);
+        expr.steps.back().scalar = node.scalar;
         break;
       case Node::Divide: {
         int rhs = consume(node.reads[1]);
