@@ -57,14 +57,6 @@ KNOWN_FAILURES = [
           "memref.copy of 512x1 per core, lowered to one straight-line block "
           "on which LLVM's X86 instruction selection takes quadratic time",
           avoid=True),
-    Known("tile-unused-argument",
-          "func(%unused: tensor<32x32xf32>, %x: tensor<32x32xf32>) "
-          "{ linalg.exp %x }",
-          "--target=tile-wormhole-n150: @case has 1 input and 1 output "
-          "tensors; the launch gives 2 and 1 with 3 buffers (an argument that "
-          "no live op reads is dropped from the program, not from the "
-          "launch; the generator's dead branches do that too)",
-          avoid=True),
     Known("tile-shared-value",
           "softmax s returned and read by a second softmax (a product "
           "returned and read by its epilogue, and a row result returned and "
@@ -81,13 +73,6 @@ KNOWN_FAILURES = [
           "from DRAM' (bufferization reuses the first softmax's filled "
           "accumulator in the second)",
           targets=TILE_TARGETS, applies=lambda case: bool(case.shared)),
-    Known("host-strided-unit-slice-crash",
-          "tensor.extract_slice %x[0, 0, 0] [1, 2, 1] [1, 1, 2] : "
-          "tensor<1x2x2xf32> to tensor<2x1xf32>, returned",
-          "--target=host: SIGSEGV in the 'cpu' target (S5), in "
-          "memref::SubViewOp::getDroppedDims (a rank-reducing slice whose "
-          "kept unit dim has stride 2)",
-          avoid=True),
     Known("f16-intermediates-f32-tolerance",
           "linalg.tanh on tensor<8x64xf16>, then linalg.matmul with a "
           "64x16 f16 weight into tensor<8x16xf32>",

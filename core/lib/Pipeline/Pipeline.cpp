@@ -39,7 +39,8 @@ void strata::buildPreparePipeline(OpPassManager &pm) {
   // Elementwise arith/math on whole tensors become linalg.generic so that
   // every computation is a linalg op the later stages handle.
   addPipeline(pm, "canonicalize,func.func(convert-elementwise-to-linalg,"
-                  "strata-decompose-aggregates),canonicalize,cse");
+                  "strata-decompose-aggregates,strata-unit-slice-strides),"
+                  "canonicalize,cse");
 }
 
 // S2: windowed ops split into shifted terms, elementwise chains merged,

@@ -20,6 +20,8 @@ REFUSED = {
     # depthwise convolutions and pooling: one op per window position over
     # strided slices of the input, which no tile program reads yet
     "windows.mlir": "not lowered: memref.subview",
+    # a slice alone: a strided view copied, which no tile program does yet
+    "unit-dim-stride.mlir": "not lowered: memref.subview",
 }
 
 

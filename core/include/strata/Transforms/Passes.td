@@ -379,6 +379,18 @@ def StrataWidenBooleans : Pass<"strata-widen-booleans"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def StrataUnitSliceStrides : Pass<"strata-unit-slice-strides"> {
+  let summary = "Slices take stride 1 along the dimensions they take one of";
+  let description = [{
+    A `tensor.extract_slice` or `tensor.insert_slice` of size 1 along a
+    dimension reads or writes one index there whatever its stride: the stride
+    becomes 1. Upstream's memref folding crashed on a rank-reducing subview
+    whose kept unit dimension had stride 2 (`[1, 2, 1]` with strides
+    `[1, 1, 2]`); the normalized slice is the same values.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def StrataStridedSlices : Pass<"strata-strided-slices"> {
   let summary = "Strided slices of tensors become elementwise copies";
   let description = [{
