@@ -82,6 +82,19 @@ KNOWN_FAILURES = [
           "positive of the check (right numbers for f16), not of the code; "
           "bf16 likewise, 1.5e-3 on the host and the tile chips",
           avoid=True),
+    Known("tile-tf32-exp-tolerance",
+          "linalg.matmul 64x31 x 31x31 in f32, expanded to 64x31x1, then exp "
+          "and a scale (seed 424242, case 0)",
+          "--target=tile-wormhole-n150 (and p150) --check: relative error "
+          "3.3e-3 against 2.5e-3, the tolerance of one product of tf32 "
+          "inputs; exp turns the product's absolute error (tf32's relative "
+          "error times |x|, x up to about 5 here) into a relative one: a "
+          "false positive of the check's tolerance, as "
+          "tile-tf32-chain-tolerance (such programs were refused before "
+          "reshapes ran on the tile chips)",
+          targets=TILE_TARGETS,
+          applies=lambda case: case.dtype == "f32" and contractions(case) >= 1
+          and "exp" in case.ops),
     Known("tile-tf32-chain-tolerance",
           "three chained f32 products (32x65 @ 65x64, 8x32 @ that, + bias, "
           "@ 64x128), then each row times its sum",
@@ -90,9 +103,13 @@ KNOWN_FAILURES = [
           "inputs; the matrix engine rounds each product's f32 inputs to "
           "tf32, so chained products compound (2.1e-3 after three) and a "
           "sum that cancels doubles it: a false positive of the check's "
-          "tolerance, as f16-intermediates-f32-tolerance",
+          "tolerance, as f16-intermediates-f32-tolerance. Two products and "
+          "a row sum that cancels, then x / (1 + sum^2) (seed 99, case 35): "
+          "6.2e-2, where a row's sum is small against its absolute error; "
+          "two products, then x - row max and x / (1 + y^2) (seed 31337, "
+          "case 61): 3.2e-3",
           targets=TILE_TARGETS,
-          applies=lambda case: case.dtype == "f32" and contractions(case) >= 3),
+          applies=lambda case: case.dtype == "f32" and contractions(case) >= 2),
 ]
 
 AVOIDED = {k.name for k in KNOWN_FAILURES if k.avoid}

@@ -388,10 +388,19 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       SmallVector<SmallVector<Operation *>> groups = programGroups(fn);
       // A reshaped buffer is a tensor of the runtime's in two shapes: even
       // one program binds its tensors through the sequence.
-      bool reshapes = llvm::any_of(fn.getBody().front(), [](Operation &op) {
-        return isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
-      });
-      if (groups.size() <= 1 && !reshapes) {
+      // (Unless an op no program takes is there: the one-program lowering
+      // names it.)
+      bool reshapes = false, unknown = false;
+      for (Operation &op : fn.getBody().front()) {
+        reshapes |= isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
+        unknown |=
+            !isa<linalg::LinalgOp, memref::CopyOp, memref::ExpandShapeOp,
+                 memref::CollapseShapeOp, memref::AllocOp, memref::DeallocOp,
+                 arith::ConstantOp, func::ReturnOp>(op) &&
+            !isPaddingOp(&op);
+      }
+      if ((groups.size() <= 1 && !reshapes) || unknown ||
+          llvm::any_of(groups, [](auto &group) { return group.empty(); })) {
         FailureOr<std::string> text = lowerFunction(target, fn);
         if (failed(text) || failed(place(fn, fn.getSymName(), *text)))
           return signalPassFailure();
