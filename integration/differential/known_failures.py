@@ -95,6 +95,18 @@ KNOWN_FAILURES = [
           targets=TILE_TARGETS,
           applies=lambda case: case.dtype == "f32" and contractions(case) >= 1
           and "exp" in case.ops),
+    Known("tile-cancelled-sum-tolerance",
+          "bf16: a tanh GELU of 33x256, linalg.matmul with 256x256, the row "
+          "sums s, then x / (1 + s^2) and a clamp (seed 397328847, case 21)",
+          "--target=tile-wormhole-n150 (and p150) --check: relative error "
+          "2.75e-2 against bf16's 2e-2: the product's rounding (bf16 "
+          "operands, or tf32 ones in f32) is an absolute error of each row "
+          "sum; where the sum cancels to a value near that error, "
+          "1 / (1 + s^2) carries it whole. A false positive of the check's "
+          "tolerance, which does not follow error through the program",
+          targets=TILE_TARGETS,
+          applies=lambda case: contractions(case) >= 1
+          and "reduce_sum" in case.ops and "div" in case.ops),
     Known("tile-tf32-chain-tolerance",
           "three chained f32 products (32x65 @ 65x64, 8x32 @ that, + bias, "
           "@ 64x128), then each row times its sum",

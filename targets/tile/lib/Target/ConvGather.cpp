@@ -56,7 +56,9 @@ TapPixel tapPixel(KernelText &k, const ConvGather &g, const std::string &m,
   t.iw = k.arith("subi",
                  k.add(k.mul(w, k.c(g.strideW)), k.mul(kw, k.c(g.dilationW))),
                  k.c(g.padLeft));
-  if (g.padTop > 0 || g.padLeft > 0) {
+  // Padding after the input only (high) puts pixels past its last row or
+  // column as surely as padding before it: both are checked.
+  if (g.padded) {
     auto within = [&](const std::string &v, int64_t size) {
       return k.value(llvm::formatv("arith.andi {0}, {1} : i1",
                                    k.cmp("sge", v, k.c(0)),

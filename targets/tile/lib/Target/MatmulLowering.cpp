@@ -45,6 +45,7 @@ FailureOr<ConvGather> convGather(linalg::Conv2DNhwcHwcfOp conv,
   g.padTop = padding.top;
   g.padLeft = padding.left;
   g.padValue = padding.value;
+  g.padded = padding.subview != nullptr;
   g.pixels = out[0] * out[1] * out[2];
   g.faceRows = chip.faceRows;
   g.faceCols = chip.faceCols;

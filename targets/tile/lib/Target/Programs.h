@@ -95,7 +95,8 @@ struct ConvGather {
   int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
   int64_t padTop = 0, padLeft = 0; // padding rows and columns before it
   float padValue = 0;              // what the padding holds
-  int64_t pixels = 0;              // output pixels (rows of A that exist)
+  bool padded = false; // any padding (before or after): pixels are checked
+  int64_t pixels = 0;  // output pixels (rows of A that exist)
   int64_t faceRows = 16, faceCols = 16;
 };
 
