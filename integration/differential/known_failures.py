@@ -43,6 +43,18 @@ KNOWN_FAILURES = [
           "seed and shape: the vector engine's GELU (erf form) is less "
           "accurate than f32",
           targets=TILE_TARGETS, applies=lambda case: "gelu_erf" in case.ops),
+    Known("gelu-erf-tail-of-a-sum",
+          "a sum of 61x17 values (-5.95 with seed 2065988261), then GELU in "
+          "its erf form and x / (1 + |x|) (seed 66, case 40)",
+          "--target=host --check: relative error 1.0: 1 + erf(x / sqrt 2) "
+          "of a sum far below zero cancels to 0 in f32 (exact: 2.7e-9, "
+          "GELU -7.9e-9), which the f64 reference keeps; the relative "
+          "error of a scalar result has nothing to dilute it. A false "
+          "positive of the check against an f64 reference on an "
+          "ill-conditioned expression, not of the code",
+          targets=("host",),
+          applies=lambda case: "gelu_erf" in case.ops
+          and "reduce_sum" in case.ops),
     Known("f16-batch-matmul-f32-host",
           "linalg.batch_matmul tensor<2x8x8xf16> x tensor<2x8x8xf16> into "
           "tensor<2x8x8xf32>",
