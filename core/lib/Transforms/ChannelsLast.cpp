@@ -62,14 +62,14 @@ struct ChannelsLast : strata::impl::StrataChannelsLastBase<ChannelsLast> {
             init = op.getDpsInits()[0];
       bool nchw = isa<linalg::Conv2DNchwFchwOp>(op.getOperation());
       DenseIntElementsAttr strides, dilations;
-      if (auto c = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation())) {
-        strides = c.getStrides();
-        dilations = c.getDilations();
-      } else {
-        auto f = cast<linalg::Conv2DNhwcFhwcOp>(op.getOperation());
-        strides = f.getStrides();
-        dilations = f.getDilations();
-      }
+      auto window = [&](auto conv) {
+        strides = conv.getStrides();
+        dilations = conv.getDilations();
+      };
+      if (nchw)
+        window(cast<linalg::Conv2DNchwFchwOp>(op.getOperation()));
+      else
+        window(cast<linalg::Conv2DNhwcFhwcOp>(op.getOperation()));
       if (nchw) {
         input = transposeAsMatrices(rw, loc, input, {0, 2, 3, 1});
         init = permuted(rw, loc, init, {0, 2, 3, 1});

@@ -33,6 +33,7 @@ struct Plan {
   SmallVector<int64_t> order;   // loops: the output's, then the reduced ones
   unsigned kept = 0;            // how many of `order` the output keeps
   SmallVector<int64_t> perm;    // input dimension at each position of `order`
+  bool transposed = false;      // perm is not the identity
   Operation *combine = nullptr; // yield combine(g(in), acc)
   TypedAttr neutral;
 };
@@ -74,9 +75,9 @@ std::optional<Plan> planOf(linalg::LinalgOp op) {
         *inMap.getResultPosition(getAffineDimExpr(loop, op.getContext())));
   // Already a row reduction: one reduced loop, innermost in the input,
   // with a row of at least one leading loop.
-  bool identity =
-      llvm::equal(plan.perm, llvm::seq<int64_t>(0, plan.perm.size()));
-  if (identity && reduced.size() == 1 && plan.kept >= 1)
+  plan.transposed =
+      !llvm::equal(plan.perm, llvm::seq<int64_t>(0, plan.perm.size()));
+  if (!plan.transposed && reduced.size() == 1 && plan.kept >= 1)
     return std::nullopt;
   // The body: yield combine(g(in), acc), the accumulator read only there.
   Block *body = op.getBlock();
@@ -139,7 +140,7 @@ struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
     Value init = op.getDpsInits()[0];
     Type accType = cast<RankedTensorType>(init.getType()).getElementType();
     // The reduced loops last.
-    if (!llvm::equal(plan.perm, llvm::seq<int64_t>(0, plan.perm.size())))
+    if (plan.transposed)
       input = transposeAsMatrices(rw, loc, input, plan.perm);
     // The first step computes the original body; the others combine.
     Block *body = op.getBlock();

@@ -21,43 +21,29 @@ namespace strata {
 using namespace mlir;
 
 namespace {
-/// The strides of `op` with 1 wherever its size is 1, if that changes any.
-template <typename SliceOp>
-std::optional<SmallVector<OpFoldResult>> unitStrides(SliceOp op) {
-  SmallVector<OpFoldResult> strides = op.getMixedStrides();
+/// Gives `op` stride 1 wherever it takes one index (a static stride of a
+/// size-1 dimension; a dynamic one is left as it is).
+template <typename SliceOp> void unitStrides(IRRewriter &rw, SliceOp op) {
+  SmallVector<int64_t> strides(op.getStaticStrides());
   bool changed = false;
-  for (auto [size, stride] : llvm::zip(op.getMixedSizes(), strides)) {
-    std::optional<int64_t> n = getConstantIntValue(size);
-    std::optional<int64_t> s = getConstantIntValue(stride);
-    if (n == 1 && s != 1) {
-      stride = Builder(op.getContext()).getIndexAttr(1);
+  for (auto [size, stride] : llvm::zip(op.getStaticSizes(), strides))
+    if (size == 1 && stride != 1 && !ShapedType::isDynamic(stride)) {
+      stride = 1;
       changed = true;
     }
-  }
-  if (!changed)
-    return std::nullopt;
-  return strides;
+  if (changed)
+    rw.modifyOpInPlace(op, [&] { op.setStaticStrides(strides); });
 }
 
 struct UnitSliceStrides
     : strata::impl::StrataUnitSliceStridesBase<UnitSliceStrides> {
   void runOnOperation() override {
     IRRewriter rw(&getContext());
-    getOperation()->walk([&](tensor::ExtractSliceOp op) {
-      if (std::optional<SmallVector<OpFoldResult>> strides = unitStrides(op)) {
-        rw.setInsertionPoint(op);
-        rw.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-            op, op.getType(), op.getSource(), op.getMixedOffsets(),
-            op.getMixedSizes(), *strides);
-      }
-    });
-    getOperation()->walk([&](tensor::InsertSliceOp op) {
-      if (std::optional<SmallVector<OpFoldResult>> strides = unitStrides(op)) {
-        rw.setInsertionPoint(op);
-        rw.replaceOpWithNewOp<tensor::InsertSliceOp>(
-            op, op.getSource(), op.getDest(), op.getMixedOffsets(),
-            op.getMixedSizes(), *strides);
-      }
+    getOperation()->walk([&](Operation *op) {
+      if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op))
+        unitStrides(rw, extract);
+      else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+        unitStrides(rw, insert);
     });
   }
 };

@@ -1,5 +1,4 @@
-//===- Transposes.h - Transposes as batches of matrix transposes -*- C++
-//-*-===//
+//===- Transposes.h - Transposes as batched matrix transposes --*- C++ -*-===//
 //
 // Chips whose engines transpose tiles (a grid of scratchpads) move a
 // tensor's dimensions as the transpose of a batch of matrices: leading

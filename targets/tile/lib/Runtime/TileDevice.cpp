@@ -316,7 +316,8 @@ public:
           return llvm::createStringError("@" + name + " reads @" + bind.str() +
                                          " before any program writes it");
         // A reshaped view reads the same row-major values.
-        if (elementsOf(it->second.shape) != elementsOf(view.shape) ||
+        if (ShapedType::getNumElements(it->second.shape) !=
+                ShapedType::getNumElements(view.shape) ||
             it->second.format != tensor.format)
           return llvm::createStringError(llvm::formatv(
               "@{0} reads @{1} as {2}x{3}; it holds {4}x{5}", name, bind.str(),
@@ -351,7 +352,8 @@ public:
         return llvm::createStringError(
             llvm::formatv("no program of @{0} writes its output #{1}",
                           signature.name, i - numInputs));
-      if (elementsOf(it->second.shape) != elementsOf(spec.shape) ||
+      if (ShapedType::getNumElements(it->second.shape) !=
+              ShapedType::getNumElements(spec.shape) ||
           formatOf(spec.type) != it->second.format)
         return llvm::createStringError(llvm::formatv(
             "@{0}'s output #{1} is {2}; the launch gives {3}", signature.name,
@@ -414,12 +416,6 @@ private:
       return text;
     }
   };
-  static int64_t elementsOf(llvm::ArrayRef<int64_t> shape) {
-    int64_t n = 1;
-    for (int64_t d : shape)
-      n *= d;
-    return n;
-  }
   static HostView hostView(ProgramOp program, const TensorInfo &tensor) {
     HostView view{{tensor.rows, tensor.cols}};
     auto decl = dyn_cast_or_null<DramTensorOp>(

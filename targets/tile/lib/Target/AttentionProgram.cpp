@@ -26,8 +26,6 @@
 #include "Multicast.h"
 #include "Programs.h"
 
-#include "llvm/ADT/StringExtras.h"
-
 using namespace strata::tile;
 
 namespace {
@@ -164,13 +162,11 @@ std::string compute(const AttentionPlan &p, const std::string &range) {
   if (p.scaled) {
     // Q scaled once per block: every score is then scaled.
     q = "qs";
-    llvm::APFloat scale(p.scale);
-    std::string hex = llvm::utohexstr(scale.bitcastToAPInt().getZExtValue(),
-                                      /*LowerCase=*/false, 8);
     std::string d = k.beginFor(dt);
     k.line("tile.acquire_dst");
     k.line(llvm::formatv("tile.unpack_tile @q[{0}] -> dst[{1}]", d, k.c(0)));
-    k.line(llvm::formatv("tile.unary_scalar mul dst[{0}], 0x{1}", k.c(0), hex));
+    k.line(llvm::formatv("tile.unary_scalar mul dst[{0}], {1}", k.c(0),
+                         f32Immediate(p.scale)));
     handOver(k);
     packOne(k, "qs", 0);
     k.line("tile.release_dst");

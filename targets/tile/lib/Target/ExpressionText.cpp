@@ -10,9 +10,6 @@
 #include "KernelText.h"
 #include "Programs.h"
 
-#include "llvm/ADT/APFloat.h"
-#include "llvm/ADT/StringExtras.h"
-
 #include <map>
 
 using namespace strata::tile;
@@ -130,12 +127,8 @@ llvm::Error strata::tile::emitExpression(
     case Expression::Step::Scalar: {
       if (llvm::Error error = use(step.slot))
         return error;
-      // The immediate in hexadecimal: exactly the f32 value.
-      llvm::APFloat value(step.scalar);
-      k.line(llvm::formatv(
-          "tile.unary_scalar {0} dst[{1}], 0x{2}", step.op, dst(step.slot),
-          llvm::utohexstr(value.bitcastToAPInt().getZExtValue(),
-                          /*LowerCase=*/false, 8)));
+      k.line(llvm::formatv("tile.unary_scalar {0} dst[{1}], {2}", step.op,
+                           dst(step.slot), f32Immediate(step.scalar)));
       break;
     }
     }

@@ -122,7 +122,8 @@ bool isPaddingOp(mlir::Operation *op);
 /// The groups of `fn`'s ops (linalg ops and copies, in order) that are
 /// one program each (SplitLowering.cpp): a zero fill, its product and an
 /// optional epilogue; a transpose; a run of row reductions and passes; a
-/// lone elementwise op. One group: the function is one program.
+/// lone elementwise op. One group: the function is one program; none: an
+/// op no program takes (or no op at all).
 llvm::SmallVector<llvm::SmallVector<mlir::Operation *>>
 programGroups(mlir::func::FuncOp fn);
 

@@ -10,6 +10,8 @@
 #ifndef STRATA_TARGETS_TILE_KERNELTEXT_H
 #define STRATA_TARGETS_TILE_KERNELTEXT_H
 
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -18,6 +20,14 @@
 #include <string>
 
 namespace strata::tile {
+
+/// An f32 immediate as the dialect's text takes it exactly: 0x then its
+/// bits in hexadecimal.
+inline std::string f32Immediate(float value) {
+  return "0x" +
+         llvm::utohexstr(llvm::APFloat(value).bitcastToAPInt().getZExtValue(),
+                         /*LowerCase=*/false, 8);
+}
 
 class KernelText {
 public:

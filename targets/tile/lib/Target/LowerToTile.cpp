@@ -203,7 +203,7 @@ void rewriteKeepingSchedules(IRRewriter &rewriter, const Ops &ops,
   for (auto op : ops) {
     Attribute schedule = op->getAttr(kScheduleAttrName);
     rewriter.setInsertionPoint(op);
-    FailureOr<Operation *> replacement = rewrite(op);
+    auto replacement = rewrite(op);
     if (succeeded(replacement) && schedule)
       (*replacement)->setAttr(kScheduleAttrName, schedule);
   }
@@ -315,14 +315,9 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
           !isPaddingOp(op))
         named.push_back(op);
     });
-    rewriteKeepingSchedules(rewriter, named,
-                            [&](linalg::LinalgOp op) -> FailureOr<Operation *> {
-                              FailureOr<linalg::GenericOp> generic =
-                                  linalg::generalizeNamedOp(rewriter, op);
-                              if (failed(generic))
-                                return failure();
-                              return generic->getOperation();
-                            });
+    rewriteKeepingSchedules(rewriter, named, [&](linalg::LinalgOp op) {
+      return linalg::generalizeNamedOp(rewriter, op);
+    });
     // Generics that are named products (a 1x1 convolution collapsed into
     // a GEMM over its rows) as those ops, keeping their schedules: the
     // product programs take named matmuls.
@@ -335,15 +330,9 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
                linalg::BatchMatmulOp::getDefaultIndexingMaps(op.getContext())))
         products.push_back(op);
     });
-    rewriteKeepingSchedules(
-        rewriter, products,
-        [&](linalg::GenericOp op) -> FailureOr<Operation *> {
-          FailureOr<linalg::LinalgOp> product =
-              linalg::specializeGenericOp(rewriter, op);
-          if (failed(product))
-            return failure();
-          return product->getOperation();
-        });
+    rewriteKeepingSchedules(rewriter, products, [&](linalg::GenericOp op) {
+      return linalg::specializeGenericOp(rewriter, op);
+    });
     for (auto fn : module.getOps<func::FuncOp>())
       forwardCopiedTemporaries(fn);
     LoweringTarget target{*chip, **description, fidelity};
@@ -387,20 +376,12 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       }
       SmallVector<SmallVector<Operation *>> groups = programGroups(fn);
       // A reshaped buffer is a tensor of the runtime's in two shapes: even
-      // one program binds its tensors through the sequence.
-      // (Unless an op no program takes is there: the one-program lowering
-      // names it.)
-      bool reshapes = false, unknown = false;
-      for (Operation &op : fn.getBody().front()) {
-        reshapes |= isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
-        unknown |=
-            !isa<linalg::LinalgOp, memref::CopyOp, memref::ExpandShapeOp,
-                 memref::CollapseShapeOp, memref::AllocOp, memref::DeallocOp,
-                 arith::ConstantOp, func::ReturnOp>(op) &&
-            !isPaddingOp(&op);
-      }
-      if ((groups.size() <= 1 && !reshapes) || unknown ||
-          llvm::any_of(groups, [](auto &group) { return group.empty(); })) {
+      // one program binds its tensors through the sequence. No groups: an
+      // op no program takes, which the one-program lowering names.
+      bool reshapes = llvm::any_of(fn.getBody().front(), [](Operation &op) {
+        return isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
+      });
+      if (groups.empty() || (groups.size() == 1 && !reshapes)) {
         FailureOr<std::string> text = lowerFunction(target, fn);
         if (failed(text) || failed(place(fn, fn.getSymName(), *text)))
           return signalPassFailure();

@@ -25,9 +25,6 @@
 #include "Multicast.h"
 #include "Programs.h"
 
-#include "llvm/ADT/APFloat.h"
-#include "llvm/ADT/StringExtras.h"
-
 using namespace strata::tile;
 
 namespace {
@@ -268,13 +265,9 @@ std::string compute(const MatmulPlan &p, const std::string &range) {
     // The padding's tile for the reader's padding rows: a fresh Dst tile
     // (zeros), plus the pad's value when it is not zero, packed.
     k.line("tile.acquire_dst");
-    if (p.conv->padValue != 0) {
-      llvm::APFloat value(p.conv->padValue);
-      k.line(
-          llvm::formatv("tile.unary_scalar add dst[{0}], 0x{1}", k.c(0),
-                        llvm::utohexstr(value.bitcastToAPInt().getZExtValue(),
-                                        /*LowerCase=*/false, 8)));
-    }
+    if (p.conv->padValue != 0)
+      k.line(llvm::formatv("tile.unary_scalar add dst[{0}], {1}", k.c(0),
+                           f32Immediate(p.conv->padValue)));
     k.line("tile.commit_dst");
     k.line("tile.wait_dst");
     k.line(llvm::formatv("tile.cb_reserve_back @zero, {0}", k.c(1)));

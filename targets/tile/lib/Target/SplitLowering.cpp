@@ -116,7 +116,7 @@ strata::tile::programGroups(func::FuncOp fn) {
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
                   arith::ConstantOp>(op) &&
              !isReshape(op))
-      return {ops}; // the one-program lowering names the op
+      return {}; // no program takes it: the one-program lowering names it
   }
   delayFills(ops);
   SmallVector<SmallVector<Operation *>> groups;
