@@ -18,6 +18,9 @@ config.environment["TERM"] = "dumb"
 config.substitutions.append(("%examples", os.path.join(config.strata_src_root, "examples", "models")))
 config.substitutions.append(("%descriptions", os.path.join(config.strata_src_root, "targets")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+# MLIR's own runner utilities (mlir-runner's -shared-libs), which
+# strata-mlir-runner's output is compared with.
+config.substitutions.append(("%mlir_lib", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 
 # Tests of the nvidia plugin need it built; those that assemble PTX need
 # ptxas (the CUDA toolkit), found as the plugin finds it.
