@@ -260,8 +260,15 @@ strata::decomposeWindows(RewriterBase &rw, linalg::LinalgOp op,
       unsigned number = operand->getOperandNumber();
       if (number == 0 || (merge && body.getArgument(number).use_empty()))
         continue;
+      // A scalar operand (a quantized convolution's zero points) is read
+      // as it is by every term.
+      auto type = dyn_cast<RankedTensorType>(operand->get().getType());
+      if (!type) {
+        inputs.push_back(operand->get());
+        maps.push_back(AffineMap::get(types.size(), 0, ctx));
+        continue;
+      }
       AffineMap map = op.getMatchingIndexingMap(operand);
-      auto type = cast<RankedTensorType>(operand->get().getType());
       SmallVector<OpFoldResult> offsets, sizes, strides;
       SmallVector<int64_t> shape;
       SmallVector<AffineExpr> results;
