@@ -103,6 +103,15 @@ void dropTransformScripts(mlir::ModuleOp module) {
   for (mlir::Operation *op : scripts)
     op->erase();
   module->removeAttr("transform.with_named_sequence");
+  // A nested module that held only a script (its own module beside the
+  // program's functions) goes with it.
+  llvm::SmallVector<mlir::ModuleOp> emptied;
+  module.walk([&](mlir::ModuleOp nested) {
+    if (nested != module && nested.getBody()->empty())
+      emptied.push_back(nested);
+  });
+  for (mlir::ModuleOp nested : emptied)
+    nested->erase();
 }
 
 /// MLIR's runner utilities, which libStrataRunnerUtils replaces.

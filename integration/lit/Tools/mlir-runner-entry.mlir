@@ -50,4 +50,10 @@ module attributes {transform.with_named_sequence} {
     %m = transform.structured.match ops{["linalg.reduce"]} in %module : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
+  // A script in a module of its own: dropped with its module.
+  module attributes {transform.with_named_sequence} {
+    transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+      transform.yield
+    }
+  }
 }
