@@ -34,6 +34,10 @@ void strata::addPipeline(OpPassManager &pm, StringRef pipeline) {
 
 void strata::buildPreparePipeline(OpPassManager &pm) {
   pm.addPass(createStrataCheckInput());
+  // Calls inlined: a callee's dynamic shapes take the caller's static
+  // ones, and a private function left without callers goes away (only
+  // public functions become the library's entry points).
+  addPipeline(pm, "inline");
   addPipeline(pm, "func.func(tosa-to-linalg-named,tosa-to-linalg,"
                   "tosa-to-arith,tosa-to-tensor,tosa-to-scf)");
   // Elementwise arith/math on whole tensors become linalg.generic so that
@@ -106,7 +110,8 @@ void strata::buildBufferizePipeline(OpPassManager &pm) {
                   // per iteration (never out of a grid loop: each thread
                   // keeps its own).
                   "canonicalize,func.func(buffer-loop-hoisting),"
-                  "buffer-deallocation-pipeline,canonicalize");
+                  "strata-drop-deallocs,buffer-deallocation-pipeline,"
+                  "canonicalize");
   pm.addPass(createStrataVerifyDestinationPassing());
 }
 

@@ -379,6 +379,19 @@ def StrataWidenBooleans : Pass<"strata-widen-booleans"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def StrataDropDeallocs : Pass<"strata-drop-deallocs"> {
+  let summary = "The program's own memref.dealloc ops are dropped";
+  let description = [{
+    A program written on buffers may free them itself. Strata's
+    deallocation pipeline frees every buffer, the program's allocations
+    among them, after its last use, and refuses a function that already
+    frees one ("memory free side-effect on MemRef value not supported").
+    The program's frees are dropped before it runs: each buffer is then
+    freed once, no later than the program freed it.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def StrataUnitSliceStrides : Pass<"strata-unit-slice-strides"> {
   let summary = "Slices take stride 1 along the dimensions they take one of";
   let description = [{
