@@ -308,6 +308,12 @@ void vectorizeTile(RewriterBase &rw, linalg::LinalgOp linalgOp,
                               : std::max<int64_t>(extent, 1));
   }
   SmallVector<bool> scalable(vectorSizes.size(), false);
+  // Upstream's vector.contract for a contraction into a scalar (a rank-0
+  // output: a dot product) fails its verifier (a 0-d accumulator vector);
+  // such a tile vectorizes as a multiply and a reduction instead.
+  bool namedContraction = llvm::all_of(linalgOp.getDpsInits(), [](Value init) {
+    return cast<ShapedType>(init.getType()).getRank() > 0;
+  });
   rw.setInsertionPoint(current);
   FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
       rw, current,
@@ -316,7 +322,7 @@ void vectorizeTile(RewriterBase &rw, linalg::LinalgOp linalgOp,
       /*vectorizeNDExtract=*/false,
       /*flatten1DDepthwiseConv=*/false,
       /*assumeDynamicDimsMatchVecSizes=*/false,
-      /*createNamedContraction=*/true);
+      /*createNamedContraction=*/namedContraction);
   // Not vectorizable (e.g. a windowed access): the tile stays a loop nest.
   if (succeeded(vectorized))
     rw.replaceOp(current, vectorized->replacements);
