@@ -2,6 +2,7 @@
 #include "CommandLine.h"
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/PrettyStackTrace.h"
 
 using namespace llvm;
 
@@ -50,6 +51,14 @@ void strata::tool::setVersionPrinter(
   static std::function<void(raw_ostream &)> targets;
   name = tool.str();
   targets = std::move(printTargets);
+  // A crash names Strata, not LLVM's issue tracker. (A program that
+  // strata-mlir-runner runs and that aborts itself, on a failed cf.assert,
+  // prints this too: its own message comes first.)
+  static std::string bugReport;
+  bugReport = "Strata: " + name +
+              " stopped on a signal; the stack dump below says where. "
+              "Report it with the input and the command line.\n";
+  llvm::setBugReportMsg(bugReport.c_str());
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << name << " (Strata) " << STRATA_VERSION << "\n"
        << "  LLVM version " << LLVM_VERSION_STRING << "\n";

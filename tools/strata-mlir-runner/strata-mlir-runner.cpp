@@ -283,6 +283,9 @@ int main(int argc, char **argv) {
     tool::error("the compiled program has no symbol '" + entrySymbol + "'");
     return tool::kExitError;
   }
+  // Line-buffered: a failed cf.assert prints its message with puts and
+  // aborts, which would lose a fully buffered stdout (a pipe's).
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   reinterpret_cast<void (*)()>(symbol)();
   std::fflush(stdout);
   return tool::kExitSuccess;

@@ -18,6 +18,14 @@ llvm::ArrayRef<llvm::StringRef> strata::acceptedInputDialects() {
   return dialects;
 }
 
+/// Ops of other dialects taken as they are: cf.assert, a run-time check
+/// (the program prints its message and aborts when it fails), which every
+/// CPU lowering keeps. Other cf ops (branches between blocks) are not taken:
+/// the stages expect structured control flow.
+static bool acceptedOp(Operation *op) {
+  return op->getName().getStringRef() == "cf.assert";
+}
+
 namespace {
 struct CheckInput : strata::impl::StrataCheckInputBase<CheckInput> {
   void runOnOperation() override {
@@ -25,11 +33,12 @@ struct CheckInput : strata::impl::StrataCheckInputBase<CheckInput> {
     bool ok = true;
     getOperation()->walk([&](Operation *op) {
       StringRef ns = op->getName().getDialectNamespace();
-      if (llvm::is_contained(accepted, ns) && op->isRegistered())
+      if ((llvm::is_contained(accepted, ns) && op->isRegistered()) ||
+          acceptedOp(op))
         return;
       op->emitError() << "'" << op->getName()
                       << "' is not accepted as input; expected ops of: "
-                      << llvm::join(accepted, ", ");
+                      << llvm::join(accepted, ", ") << " (and cf.assert)";
       ok = false;
     });
     if (!ok)

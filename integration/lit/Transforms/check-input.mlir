@@ -37,8 +37,8 @@ func.func @accepted(%a: tensor<4xf32>, %b: tensor<4xf32>, %m: memref<4xf32>) -> 
 // -----
 
 func.func @gpu_op(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+2 {{'gpu.thread_id' is not accepted as input; expected ops of: affine, arith, bufferization, builtin, func, linalg, math, memref, scf, tensor, tosa}}
-  // MSG: check-input.mlir:[[# @LINE + 1]]:8: error: 'gpu.thread_id' is not accepted as input; expected ops of: affine, arith, bufferization, builtin, func, linalg, math, memref, scf, tensor, tosa
+  // expected-error @+2 {{'gpu.thread_id' is not accepted as input; expected ops of: affine, arith, bufferization, builtin, func, linalg, math, memref, scf, tensor, tosa (and cf.assert)}}
+  // MSG: check-input.mlir:[[# @LINE + 1]]:8: error: 'gpu.thread_id' is not accepted as input; expected ops of: affine, arith, bufferization, builtin, func, linalg, math, memref, scf, tensor, tosa (and cf.assert)
   %c = gpu.thread_id x
   return %a : tensor<4xf32>
 }
