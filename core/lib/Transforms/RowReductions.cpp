@@ -9,15 +9,23 @@
 // first. Regrouping the combination this way is exact for max and min and
 // reassociates a sum or a product (as any blocked reduction does).
 //
+// A contraction without a matrix on one side (a dot product, a matrix-
+// vector or vector-matrix product, batched or not) has no matrix-engine
+// form: its products become an elementwise op over all its loops, and
+// their sum a one-input reduction, rewritten as above.
+//
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
 #include "strata/Transforms/Transposes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <cmath>
 
 namespace strata {
 #define GEN_PASS_DEF_STRATAROWREDUCTIONS
@@ -121,14 +129,126 @@ Value reduceLast(
   return generic->getResult(0);
 }
 
+/// Whether `op` is a contraction with no matrix on one side: no M or no N
+/// loop (linalg.dot, matvec, vecmat and their batched forms).
+bool isVectorContraction(linalg::LinalgOp op) {
+  if (!linalg::isaContractionOpInterface(op) || !op.hasPureTensorSemantics() ||
+      op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return false;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  return succeeded(dims) && (dims->m.empty() || dims->n.empty());
+}
+
+/// Splits the vector contraction `op` into its products (an elementwise op
+/// over all its loops) and their sum (a reduction of that one input, with
+/// the original combining op and init). Returns the sum, or nullptr when
+/// the body is not `yield combine(g(inputs), acc)`.
+Operation *splitProducts(IRRewriter &rw, linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  BlockArgument acc = body->getArguments().back();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  Operation *combine = yield.getOperand(0).getDefiningOp();
+  if (!combine || combine->getNumOperands() != 2 || !acc.hasOneUse() ||
+      acc.getUses().begin()->getOwner() != combine)
+    return nullptr;
+  Value product = combine->getOperand(0) == acc ? combine->getOperand(1)
+                                                : combine->getOperand(0);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  unsigned loops = op.getNumLoops();
+  rw.setInsertionPoint(op);
+  Value empty = tensor::EmptyOp::create(rw, loc, op.getStaticLoopRanges(),
+                                        product.getType());
+  SmallVector<AffineMap> maps;
+  SmallVector<Value> inputs;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    maps.push_back(op.getMatchingIndexingMap(input));
+    inputs.push_back(input->get());
+  }
+  // An operand broadcast beside one read transposed (a vector-matrix
+  // product's vector and matrix) is more than one elementwise program
+  // reads at once: the transposed one is transposed first, into the loops'
+  // order.
+  bool broadcast = llvm::any_of(
+      maps, [&](AffineMap m) { return m.getNumResults() < loops; });
+  for (size_t i = 0; i < maps.size() && broadcast; ++i) {
+    AffineMap map = maps[i];
+    if (!map.isProjectedPermutation())
+      continue;
+    SmallVector<int64_t> perm =
+        llvm::to_vector(llvm::seq<int64_t>(0, map.getNumResults()));
+    llvm::sort(perm, [&](int64_t a, int64_t b) {
+      return cast<AffineDimExpr>(map.getResult(a)).getPosition() <
+             cast<AffineDimExpr>(map.getResult(b)).getPosition();
+    });
+    if (llvm::is_sorted(perm))
+      continue;
+    inputs[i] = transposeAsMatrices(rw, loc, inputs[i], perm);
+    maps[i] = AffineMap::get(
+        loops, 0,
+        llvm::map_to_vector(perm, [&](int64_t r) { return map.getResult(r); }),
+        ctx);
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(loops, ctx));
+  SmallVector<utils::IteratorType> parallel(loops,
+                                            utils::IteratorType::parallel);
+  auto products = linalg::GenericOp::create(
+      rw, loc, empty.getType(), inputs, ValueRange{empty}, maps, parallel,
+      [&](OpBuilder &b, Location, ValueRange args) {
+        IRMapping map;
+        for (unsigned i = 0; i < op.getNumDpsInputs(); ++i)
+          map.map(body->getArgument(i), args[i]);
+        for (Operation &inner : body->without_terminator())
+          if (&inner != combine)
+            b.clone(inner, map);
+        linalg::YieldOp::create(b, loc, map.lookupOrDefault(product));
+      });
+  SmallVector<AffineMap> sumMaps{
+      AffineMap::getMultiDimIdentityMap(loops, ctx),
+      op.getMatchingIndexingMap(op.getDpsInitOperand(0))};
+  auto sum = linalg::GenericOp::create(
+      rw, loc, op->getResultTypes(), products->getResults(), op.getDpsInits(),
+      sumMaps, op.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location, ValueRange args) {
+        IRMapping map;
+        map.map(product, args[0]);
+        map.map(acc, args[1]);
+        linalg::YieldOp::create(b, loc, b.clone(*combine, map)->getResult(0));
+      });
+  rw.replaceOp(op, sum->getResults());
+  return sum;
+}
+
+/// The row length a lone row of `n` values is cut into (rows of about
+/// sqrt(n), a divisor of n, at least a 32-wide tile), or 0 when it stays
+/// one row: short rows, and lengths without such a divisor (a prime).
+int64_t rowSplit(int64_t n) {
+  if (n < 4096)
+    return 0;
+  for (int64_t width = int64_t(std::ceil(std::sqrt(double(n)))); width <= n / 2;
+       ++width)
+    if (n % width == 0)
+      return width <= 8 * int64_t(std::ceil(std::sqrt(double(n)))) ? width : 0;
+  return 0;
+}
+
 struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
   void runOnOperation() override {
+    IRRewriter rw(&getContext());
+    SmallVector<linalg::LinalgOp> vectorContractions;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (isVectorContraction(op))
+        vectorContractions.push_back(op);
+    });
+    for (linalg::LinalgOp op : vectorContractions)
+      splitProducts(rw, op);
     SmallVector<std::pair<linalg::LinalgOp, Plan>> work;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (std::optional<Plan> plan = planOf(op))
         work.push_back({op, *plan});
     });
-    IRRewriter rw(&getContext());
     for (auto &[op, plan] : work)
       rewrite(rw, op, plan);
   }
@@ -139,6 +259,17 @@ struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
     Value input = op.getDpsInputOperand(0)->get();
     Value init = op.getDpsInits()[0];
     Type accType = cast<RankedTensorType>(init.getType()).getElementType();
+    // An init that is not a fill (values the reduction adds to) is combined
+    // after the sum of the rows, which then starts from the neutral element:
+    // each step writes a fresh buffer, as the engines' programs do.
+    Value carried;
+    if (!init.getDefiningOp<linalg::FillOp>()) {
+      carried = init;
+      Value empty = tensor::EmptyOp::create(
+          rw, loc, cast<RankedTensorType>(init.getType()).getShape(), accType);
+      Value neutral = arith::ConstantOp::create(rw, loc, plan.neutral);
+      init = linalg::FillOp::create(rw, loc, neutral, empty).getResult(0);
+    }
     // The reduced loops last.
     if (plan.transposed)
       input = transposeAsMatrices(rw, loc, input, plan.perm);
@@ -159,13 +290,33 @@ struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
         map.map(operand, operand == accArg ? acc : in);
       return b.clone(*plan.combine, map)->getResult(0);
     };
-    size_t steps = plan.order.size() - plan.kept;
-    for (size_t step = 0; step < steps; ++step) {
+    bool first = true;
+    while (true) {
       auto type = cast<RankedTensorType>(input.getType());
       int64_t rank = type.getRank();
+      if (rank == int64_t(plan.kept))
+        break;
+      // A scalar's last row, when long, is summed as a matrix first: its
+      // rows spread over the grid instead of one core summing it all (and
+      // a row of a million values fits no scratchpad).
+      if (plan.kept == 0 && type.getNumElements() == type.getShape().back())
+        if (int64_t width = rowSplit(type.getNumElements())) {
+          int64_t n = type.getNumElements();
+          auto flat = RankedTensorType::get({n}, type.getElementType());
+          if (rank > 1)
+            input = tensor::CollapseShapeOp::create(
+                rw, loc, flat, input,
+                {llvm::to_vector(llvm::seq<int64_t>(0, rank))});
+          input = tensor::ExpandShapeOp::create(
+              rw, loc,
+              RankedTensorType::get({n / width, width}, type.getElementType()),
+              input, {{0, 1}});
+          type = cast<RankedTensorType>(input.getType());
+          rank = 2;
+        }
       SmallVector<int64_t> lead(type.getShape().drop_back());
       Value into;
-      if (step + 1 < steps) {
+      if (rank - 1 > int64_t(plan.kept)) {
         Value empty = tensor::EmptyOp::create(rw, loc, lead, accType);
         Value neutral = arith::ConstantOp::create(rw, loc, plan.neutral);
         into = linalg::FillOp::create(rw, loc, neutral, empty).getResult(0);
@@ -197,11 +348,41 @@ struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
       Value reduced = reduceLast(
           rw, loc, reshape(input, matrix, inGroups),
           reshape(into, column, outGroups),
-          step == 0 ? function_ref<Value(OpBuilder &, Location, Value, Value)>(
-                          original)
-                    : combine);
+          first ? function_ref<Value(OpBuilder &, Location, Value, Value)>(
+                      original)
+                : combine);
+      first = false;
       input =
           reshape(reduced, cast<RankedTensorType>(into.getType()), outGroups);
+    }
+    if (carried) {
+      // A scalar is combined as a vector of one (the engines move tiles).
+      auto scalar = cast<RankedTensorType>(carried.getType());
+      auto type = scalar.getRank() == 0
+                      ? RankedTensorType::get({1}, scalar.getElementType())
+                      : scalar;
+      if (scalar.getRank() == 0) {
+        input = tensor::ExpandShapeOp::create(rw, loc, type, input,
+                                              ArrayRef<ReassociationIndices>{});
+        carried = tensor::ExpandShapeOp::create(
+            rw, loc, type, carried, ArrayRef<ReassociationIndices>{});
+      }
+      AffineMap identity = rw.getMultiDimIdentityMap(unsigned(type.getRank()));
+      auto combined = linalg::GenericOp::create(
+          rw, loc, type, ValueRange{input, carried},
+          ValueRange{tensor::EmptyOp::create(rw, loc, type.getShape(), accType)
+                         .getResult()},
+          SmallVector<AffineMap>(3, identity),
+          SmallVector<utils::IteratorType>(type.getRank(),
+                                           utils::IteratorType::parallel),
+          [&](OpBuilder &b, Location nloc, ValueRange args) {
+            linalg::YieldOp::create(b, nloc,
+                                    combine(b, nloc, args[0], args[1]));
+          });
+      input = combined->getResult(0);
+      if (scalar.getRank() == 0)
+        input = tensor::CollapseShapeOp::create(
+            rw, loc, scalar, input, ArrayRef<ReassociationIndices>{});
     }
     rw.replaceOp(op, input);
   }

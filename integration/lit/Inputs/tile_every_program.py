@@ -17,8 +17,6 @@ REFUSED = {
     "check-failure.mlir": "non-finite values FAIL",  # fails on purpose
     "cpu-threads.mlir": "the tile target lowers a function made of",
     "element-types.mlir": "takes f64 x f64 operands",
-    # a contraction into a scalar or a vector (no matrix on either side)
-    "dot-products.mlir": "reductions other than a 2-D matrix product",
     # depthwise convolutions and pooling: one op per window position over
     # strided slices of the input, which no tile program reads yet
     "windows.mlir": "not lowered: memref.subview",

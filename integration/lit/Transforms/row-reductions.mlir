@@ -1,14 +1,18 @@
 // Reductions over loops other than the input's innermost alone become a
 // transpose (of the fewest dimensions) and one row reduction per reduced
 // loop, innermost first, into fills of the combining op's neutral element;
-// the last step keeps the original initial value. A reduction to a scalar
-// reduces a row of one. Row reductions, a body that reads loop indices and
+// initial values that are not a fill (values the reduction adds to) are
+// combined after the last step. A reduction to a scalar reduces a row of
+// one. Row reductions, a body that reads loop indices and
 // a combination without a neutral element are left alone.
 // RUN: strata-opt %s --strata-row-reductions --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @columns
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<60xf32>)
 // CHECK: %[[T:.*]] = linalg.transpose ins(%arg0 : tensor<100x60xf32>) outs(%{{.*}} : tensor<60x100xf32>) permutation = [1, 0]
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[T]] : tensor<60x100xf32>) outs(%arg1 : tensor<60xf32>)
+// CHECK: %[[M:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[T]] : tensor<60x100xf32>) outs(%[[F]] : tensor<60xf32>)
+// CHECK: arith.maximumf
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel"]} ins(%[[M]], %arg1 : tensor<60xf32>, tensor<60xf32>)
 // CHECK: arith.maximumf
 // CHECK-NOT: linalg.generic
 func.func @columns(%x: tensor<100x60xf32>, %init: tensor<60xf32>) -> tensor<60xf32> {
@@ -29,9 +33,10 @@ func.func @columns(%x: tensor<100x60xf32>, %init: tensor<60xf32>) -> tensor<60xf
 // CHECK:   arith.mulf
 // CHECK:   arith.addf
 // CHECK: %[[E:.*]] = tensor.expand_shape %[[S]] {{\[\[}}0, 1]] output_shape [50, 30]
-// CHECK: linalg.generic {{.*}} ins(%[[E]] : tensor<50x30xf32>) outs(%arg1 : tensor<50xf32>)
+// CHECK: %[[L:.*]] = linalg.generic {{.*}} ins(%[[E]] : tensor<50x30xf32>) outs(%{{.*}} : tensor<50xf32>)
 // CHECK-NOT: arith.mulf
 // CHECK:   arith.addf
+// CHECK: linalg.generic {{.*}} ins(%[[L]], %arg1 : tensor<50xf32>, tensor<50xf32>)
 func.func @outer(%x: tensor<30x41x50xf32>, %init: tensor<50xf32>) -> tensor<50xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (k)>],
                        iterator_types = ["reduction", "reduction", "parallel"]}
@@ -48,9 +53,10 @@ func.func @outer(%x: tensor<30x41x50xf32>, %init: tensor<50xf32>) -> tensor<50xf
 // CHECK-LABEL: func.func @whole
 // CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<8x9xf32>) outs(%{{.*}} : tensor<8xf32>)
 // CHECK: %[[E:.*]] = tensor.expand_shape %[[R]] {{\[\[}}0, 1]] output_shape [1, 8] : tensor<8xf32> into tensor<1x8xf32>
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%[[E]] : tensor<1x8xf32>) outs(%{{.*}} : tensor<1xf32>)
 // CHECK: %[[I:.*]] = tensor.expand_shape %arg1 [] output_shape [1] : tensor<f32> into tensor<1xf32>
-// CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%[[E]] : tensor<1x8xf32>) outs(%[[I]] : tensor<1xf32>)
-// CHECK: tensor.collapse_shape %[[S]] [] : tensor<1xf32> into tensor<f32>
+// CHECK: %[[C:.*]] = linalg.generic {{.*}} ins(%[[S]], %[[I]] : tensor<1xf32>, tensor<1xf32>)
+// CHECK: tensor.collapse_shape %[[C]] [] : tensor<1xf32> into tensor<f32>
 func.func @whole(%x: tensor<8x9xf32>, %init: tensor<f32>) -> tensor<f32> {
   %r = linalg.reduce ins(%x : tensor<8x9xf32>) outs(%init : tensor<f32>) dimensions = [0, 1]
     (%a: f32, %b: f32) { %s = arith.addf %a, %b : f32
@@ -94,4 +100,65 @@ func.func @no_neutral(%x: tensor<100x60xf32>, %init: tensor<60xf32>) -> tensor<6
     (%a: f32, %b: f32) { %s = arith.subf %a, %b : f32
       linalg.yield %s : f32 }
   return %r : tensor<60xf32>
+}
+
+// A dot product has no matrix on either side: its products become an
+// elementwise op over its loop, summed as a row of one.
+// CHECK-LABEL: func.func @dot
+// CHECK: %[[P:.*]] = linalg.generic {{.*}}iterator_types = ["parallel"]} ins(%arg0, %arg1 : tensor<97xf32>, tensor<97xf32>) outs(%{{.*}} : tensor<97xf32>)
+// CHECK:   arith.mulf
+// CHECK-NOT: arith.addf
+// CHECK: %[[E:.*]] = tensor.expand_shape %[[P]] {{\[\[}}0, 1]] output_shape [1, 97]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[E]] : tensor<1x97xf32>)
+// CHECK-NOT: arith.mulf
+// CHECK:   arith.addf
+func.func @dot(%x: tensor<97xf32>, %y: tensor<97xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %d = linalg.dot ins(%x, %y : tensor<97xf32>, tensor<97xf32>) outs(%f : tensor<f32>) -> tensor<f32>
+  return %d : tensor<f32>
+}
+
+// A vector-matrix product: the matrix, read transposed beside the
+// broadcast vector, is transposed first; the products are summed along
+// rows.
+// CHECK-LABEL: func.func @vecmat
+// CHECK: %[[T:.*]] = linalg.transpose ins(%arg1 : tensor<67x29xf32>) outs(%{{.*}} : tensor<29x67xf32>) permutation = [1, 0]
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%arg0, %[[T]] : tensor<67xf32>, tensor<29x67xf32>) outs(%{{.*}} : tensor<29x67xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[P]] : tensor<29x67xf32>)
+func.func @vecmat(%v: tensor<67xf32>, %b: tensor<67x29xf32>) -> tensor<29xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<29xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<29xf32>) -> tensor<29xf32>
+  %r = linalg.vecmat ins(%v, %b : tensor<67xf32>, tensor<67x29xf32>) outs(%f : tensor<29xf32>) -> tensor<29xf32>
+  return %r : tensor<29xf32>
+}
+
+// A long vector summed to a scalar is cut into rows (250 of 400, a divisor
+// of 100000 near its square root) that spread over the grid, then the row
+// of their sums; a prime length stays one row.
+// CHECK-LABEL: func.func @long_row
+// CHECK: %[[E:.*]] = tensor.expand_shape %arg0 {{\[\[}}0, 1]] output_shape [250, 400]
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%[[E]] : tensor<250x400xf32>) outs(%{{.*}} : tensor<250xf32>)
+// CHECK: tensor.expand_shape %[[S]] {{\[\[}}0, 1]] output_shape [1, 250]
+func.func @long_row(%x: tensor<100000xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.reduce ins(%x : tensor<100000xf32>) outs(%f : tensor<f32>) dimensions = [0]
+    (%a: f32, %b: f32) { %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32 }
+  return %r : tensor<f32>
+}
+// CHECK-LABEL: func.func @prime_row
+// CHECK: tensor.expand_shape %arg0 {{\[\[}}0, 1]] output_shape [1, 100003]
+func.func @prime_row(%x: tensor<100003xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.reduce ins(%x : tensor<100003xf32>) outs(%f : tensor<f32>) dimensions = [0]
+    (%a: f32, %b: f32) { %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32 }
+  return %r : tensor<f32>
 }

@@ -141,8 +141,16 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     Value out = generic.getDpsInits()[0];
     auto outType = cast<MemRefType>(out.getType());
     if (rows < 0) {
-      auto in = dyn_cast<MemRefType>(generic.getInputs()[0].getType());
-      if (!in || in.getRank() < 2)
+      // The rows' shape: the first matrix read (a per-column vector may
+      // come first: a vector-matrix product's vector).
+      MemRefType in;
+      for (Value input : generic.getInputs())
+        if (auto type = dyn_cast<MemRefType>(input.getType());
+            type && type.getRank() >= 2) {
+          in = type;
+          break;
+        }
+      if (!in)
         return unsupportedFunction(fn, op);
       // A batch of 2-D tensors is one, its matrices stacked: exactly, when
       // a matrix is whole tile-rows.

@@ -208,9 +208,52 @@ strata::tile::programGroups(func::FuncOp fn) {
     auto shapeOf = [](Operation *op) {
       return cast<linalg::LinalgOp>(op).getStaticLoopRanges();
     };
-    if (reduces(ops[i]) && llvm::any_of(run, [&](Operation *earlier) {
-          return reduces(earlier) && shapeOf(earlier) != shapeOf(ops[i]);
-        })) {
+    // Nor does it take an op over neither its rows nor its columns (a 1-D
+    // product before the reduction of its [1, n] view: a dot product's).
+    // A per-row (column) op reads only vectors the program made itself.
+    auto madeInRun = [&](Value v) {
+      return llvm::any_of(run, [&](Operation *earlier) {
+        auto l = dyn_cast<linalg::LinalgOp>(earlier);
+        return l && llvm::any_of(l.getDpsInits(), [&](Value init) {
+                 return rootOf(init) == rootOf(v);
+               });
+      });
+    };
+    auto rowShaped = [&](Operation *op, ArrayRef<int64_t> rows) {
+      if (isa<linalg::FillOp>(op) || !isa<linalg::LinalgOp>(op))
+        return true;
+      SmallVector<int64_t> shape = shapeOf(op);
+      // Whole, per row or per column: a row program's reads (a transposed
+      // one is a program of its own).
+      auto rowRead = [&](OpOperand *operand) {
+        AffineMap map =
+            cast<linalg::LinalgOp>(op).getMatchingIndexingMap(operand);
+        unsigned n = map.getNumDims();
+        if (map.isIdentity() || map.getNumResults() == 0)
+          return true;
+        if (map == AffineMap::getMinorIdentityMap(n, 1, op->getContext()))
+          return true;
+        return map.isProjectedPermutation() && map.getNumResults() + 1 == n &&
+               llvm::all_of(llvm::enumerate(map.getResults()), [](auto e) {
+                 return e.value() == getAffineDimExpr(unsigned(e.index()),
+                                                      e.value().getContext());
+               });
+      };
+      if (shape == rows)
+        return llvm::all_of(cast<linalg::LinalgOp>(op).getDpsInputOperands(),
+                            rowRead);
+      return rows.size() >= 2 && ArrayRef<int64_t>(shape) == rows.drop_back() &&
+             llvm::all_of(
+                 cast<linalg::LinalgOp>(op).getDpsInputs(), [&](Value v) {
+                   return !isa<MemRefType>(v.getType()) || madeInRun(v);
+                 });
+    };
+    auto outOfShape = [&](Operation *earlier) {
+      if (reduces(earlier) && !rowShaped(ops[i], shapeOf(earlier)))
+        return !reduces(ops[i]) || shapeOf(earlier) != shapeOf(ops[i]);
+      return reduces(ops[i]) && !rowShaped(earlier, shapeOf(ops[i]));
+    };
+    if (llvm::any_of(run, outOfShape)) {
       // Its fills (delayed to just before it) come along.
       SmallVector<Operation *> fills;
       while (!run.empty() && isa<linalg::FillOp>(run.back())) {
