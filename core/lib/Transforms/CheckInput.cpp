@@ -14,7 +14,7 @@ using namespace strata;
 llvm::ArrayRef<llvm::StringRef> strata::acceptedInputDialects() {
   static const llvm::StringRef dialects[] = {
       "affine", "arith",  "bufferization", "builtin", "func", "linalg",
-      "math",   "memref", "scf",           "tensor",  "tosa"};
+      "math",   "memref", "scf",           "tensor",  "tosa", "vector"};
   return dialects;
 }
 

@@ -150,6 +150,9 @@ struct LowerVectors : strata::impl::StrataLowerVectorsBase<LowerVectors> {
       vector::populateVectorMaskOpLoweringPatterns(patterns);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateVectorShapeCastLoweringPatterns(patterns);
+      // A program's own vector.scan (vector-level input) has no LLVM form:
+      // it becomes extracts, combines and inserts.
+      vector::populateVectorScanLoweringPatterns(patterns);
       if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
         return signalPassFailure();
     }

@@ -9,7 +9,7 @@
 // RUN: test ! -e %t.so
 
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // CHECK: compile-rejected-op.mlir:[[# @LINE + 1]]:8: error: 'gpu.block_id' is not accepted as input; expected ops of: affine, arith, bufferization, builtin, func, linalg, math, memref, scf, tensor, tosa (and cf.assert)
+  // CHECK: compile-rejected-op.mlir:[[# @LINE + 1]]:8: error: 'gpu.block_id' is not accepted as input; expected ops of: affine, arith, bufferization, builtin, func, linalg, math, memref, scf, tensor, tosa, vector (and cf.assert)
   %b = gpu.block_id x
   // CHECK: compile-rejected-op.mlir:[[# @LINE + 1]]:3: error: 'llvm.call' is not accepted as input
   llvm.call @g() : () -> ()
