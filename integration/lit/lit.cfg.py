@@ -20,6 +20,7 @@ config.substitutions.append(("%descriptions", os.path.join(config.strata_src_roo
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 # MLIR's own runner utilities (mlir-runner's -shared-libs), which
 # strata-mlir-runner's output is compared with.
+config.substitutions.append(("%strata_bin", config.strata_tools_dir))
 config.substitutions.append(("%mlir_lib", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 
 # Tests of the nvidia plugin need it built; those that assemble PTX need
