@@ -1,6 +1,7 @@
 //===- ToolSupport.cpp - What every strata-* tool does first --------------===//
 #include "ToolSupport.h"
 
+#include "strata/Pipeline/Compiler.h"
 #include "strata/Support/Logging.h"
 #include "strata/Target/TargetRegistry.h"
 
@@ -194,4 +195,20 @@ mlir::LogicalResult tool::applyPassManagerOptions(mlir::PassManager &pm) {
   if (verifyEach)
     pm.enableVerifier(true);
   return mlir::success();
+}
+
+std::unique_ptr<strata::tool::ProgramFile>
+strata::tool::readProgram(llvm::StringRef path) {
+  mlir::DialectRegistry registry;
+  registerStrataDialects(registry);
+  auto program = std::make_unique<ProgramFile>(registry);
+  std::string openError;
+  program->module =
+      parseInputFile(path, program->ctx, program->sourceMgr, openError);
+  if (!program->module) {
+    if (!openError.empty())
+      error(openError);
+    return nullptr;
+  }
+  return program;
 }

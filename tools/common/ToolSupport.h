@@ -9,9 +9,15 @@
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Target/TargetPlugin.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <memory>
 
 namespace strata::tool {
 
@@ -44,6 +50,24 @@ std::optional<hw::Description> resolveTarget(llvm::StringRef target);
 
 /// The plugin a description names (always registered after resolveTarget).
 const TargetPlugin &pluginFor(const hw::Description &chip);
+
+/// A program read from a file (or stdin), with the context it lives in and
+/// the handler that reports diagnostics at its file, line and column (not
+/// followed by the whole module, which would bury the message).
+struct ProgramFile {
+  explicit ProgramFile(mlir::DialectRegistry &registry)
+      : ctx(registry), diagnostics(sourceMgr, &ctx) {
+    ctx.printOpOnDiagnostic(false);
+  }
+  mlir::MLIRContext ctx;
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+};
+
+/// Reads `path` ("-": stdin) with Strata's dialects registered; nullptr
+/// after printing why it could not be read or parsed.
+std::unique_ptr<ProgramFile> readProgram(llvm::StringRef path);
 
 /// Applies the MLIR pass-manager options of the command line to `pm`.
 mlir::LogicalResult applyPassManagerOptions(mlir::PassManager &pm);

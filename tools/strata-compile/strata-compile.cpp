@@ -83,23 +83,10 @@ int main(int argc, char **argv) {
     return tool::kExitError;
   }
 
-  mlir::DialectRegistry registry;
-  registerStrataDialects(registry);
-  mlir::MLIRContext ctx(registry);
-  // Errors point at the input's file, line and column; the whole module
-  // printed after an error on it would bury the message.
-  ctx.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
-
-  std::string openError;
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseInputFile(inputFile, ctx, sourceMgr, openError);
-  if (!module) {
-    if (!openError.empty())
-      tool::error(openError);
+  std::unique_ptr<tool::ProgramFile> file = tool::readProgram(inputFile);
+  if (!file)
     return tool::kExitError;
-  }
+  mlir::OwningOpRef<mlir::ModuleOp> &module = file->module;
   // A library carries its manifest (signatures, work, tolerances): what
   // the runtime needs to call it without the compiler.
   std::optional<rt::Manifest> manifest;

@@ -222,20 +222,10 @@ int main(int argc, char **argv) {
     return tool::kExitError;
   }
 
-  mlir::DialectRegistry registry;
-  registerStrataDialects(registry);
-  mlir::MLIRContext ctx(registry);
-  ctx.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
-  std::string openError;
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseInputFile(input, ctx, sourceMgr, openError);
-  if (!module) {
-    if (!openError.empty())
-      tool::error(openError);
+  std::unique_ptr<tool::ProgramFile> file = tool::readProgram(input);
+  if (!file)
     return tool::kExitError;
-  }
+  mlir::OwningOpRef<mlir::ModuleOp> &module = file->module;
   dropTransformScripts(*module);
   auto func = module->lookupSymbol<mlir::func::FuncOp>(entry);
   if (!func || func.isExternal()) {

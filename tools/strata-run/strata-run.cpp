@@ -238,22 +238,10 @@ int main(int argc, char **argv) {
     return tool::kExitError;
   const TargetPlugin &plugin = tool::pluginFor(*chip);
 
-  mlir::DialectRegistry registry;
-  registerStrataDialects(registry);
-  mlir::MLIRContext ctx(registry);
-  // Errors point at the input's file, line and column; the whole module
-  // printed after an error on it would bury the message.
-  ctx.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
-  std::string openError;
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseInputFile(inputFile, ctx, sourceMgr, openError);
-  if (!module) {
-    if (!openError.empty())
-      tool::error(openError);
+  std::unique_ptr<tool::ProgramFile> file = tool::readProgram(inputFile);
+  if (!file)
     return tool::kExitError;
-  }
+  mlir::OwningOpRef<mlir::ModuleOp> &module = file->module;
 
   // The functions to run and their destination-passing signatures.
   std::vector<runtime::Signature> signatures;
