@@ -437,6 +437,31 @@ class Generator:
     def out_dim(self):
         return self.tile_dim() if self.tile else pick_dim(self.rng)
 
+    def op_vector_product(self):
+        """linalg.dot, matvec or vecmat: a contraction with no matrix on one
+        side (the host vectorizes a dot's scalar result as a reduction; the
+        tile chips split each into products and a row sum)."""
+        style = self.rng.choice(["dot", "matvec", "vecmat"])
+        x = self.input_of_rank(2 if style == "matvec" else 1)
+        t = x.dtype
+        if style == "matvec":
+            m, k = x.shape
+            a, b, out = x, self.p.arg([k], t), [m]
+        elif style == "vecmat":
+            (k,) = x.shape
+            n = self.out_dim()
+            a, b, out = x, self.p.arg([k, n], t), [n]
+        else:
+            (k,) = x.shape
+            a, b, out = x, self.p.arg([k], t), []
+        if k * math.prod(out) > MAX_MACS:
+            return None
+        out_t = self.acc_type(t, a, b)
+        init = self.p.filled(out, out_t, "0.0")
+        name = self.p.named(style, [a, b], out, out_t, init=init)
+        return self.result(name, out, out_t, self.contraction_mag(a, b, k),
+                           style)
+
     def mac_body(self, v, o, t, out_t):
         lines = []
         a, b = v
@@ -752,15 +777,18 @@ class Generator:
         return self.result(name, out, x.dtype, x.mag, "expand_shape",
                            x.nonneg)
 
-    OPS = {"matmul": 3, "batch_matmul": 1.5, "conv": 2, "reduce": 2,
+    OPS = {"matmul": 3, "batch_matmul": 1.5, "vector_product": 1,
+           "conv": 2, "reduce": 2,
            "softmax": 1, "unary": 3, "binary": 3, "transpose": 1.5,
            "broadcast": 1, "pad": 1, "slice": 1, "collapse": 0.7,
            "expand": 0.7}
-    TILE_OPS = {"matmul": 4, "batch_matmul": 1, "conv": 1.5, "reduce": 2,
+    TILE_OPS = {"matmul": 4, "batch_matmul": 1, "vector_product": 1,
+                "conv": 1.5, "reduce": 2,
                 "softmax": 1.5, "unary": 3, "binary": 3.5, "transpose": 1}
     # The ranks each op reads without a reshape: the next op is mostly one
     # that takes the newest unread value as it is.
-    RANKS = {"matmul": {2}, "batch_matmul": {3}, "conv": {2, 3, 4},
+    RANKS = {"matmul": {2}, "batch_matmul": {3}, "vector_product": {1, 2},
+             "conv": {2, 3, 4},
              "reduce": {1, 2, 3, 4}, "softmax": {1, 2, 3},
              "unary": {0, 1, 2, 3, 4}, "binary": {1, 2, 3, 4},
              "transpose": {2, 3, 4}, "broadcast": {0, 1, 2, 3},
@@ -768,7 +796,8 @@ class Generator:
              "collapse": {2, 3, 4}, "expand": {1, 2, 3}}
     # The tile chips' shapes: 2-D tensors, a convolution's epilogue on its
     # 4-D result.
-    TILE_RANKS = {"matmul": {2}, "batch_matmul": {3}, "conv": {4},
+    TILE_RANKS = {"matmul": {2}, "batch_matmul": {3},
+                  "vector_product": {1, 2}, "conv": {4},
                   "reduce": {2}, "softmax": {2}, "unary": {2, 4},
                   "binary": {2, 4}, "transpose": {2}}
 

@@ -77,6 +77,14 @@ bool worthFusing(OpOperand *operand) {
     return false;
   if (linalg::isaContractionOpInterface(consumer))
     return false;
+  // A producer that reads its output's old value (a reduction over a unit
+  // loop, once the loop is dropped: out = out + x) accumulates once per
+  // iteration of the loops a consumer adds (a broadcast's): 32 times, when
+  // a softmax over one value was broadcast 32 times. It stays on its own.
+  if (llvm::any_of(producer.getDpsInitsMutable(), [&](OpOperand &init) {
+        return producer.payloadUsesValueFromOperand(&init);
+      }))
+    return false;
   return producer->hasOneUse() || movesData(producer) || onlyIndices(producer);
 }
 
