@@ -91,14 +91,15 @@ struct TempDir {
 /// Drops the transform-dialect schedules of MLIR's test pipelines (named
 /// sequences, top-level sequences, the module attribute that enables them).
 void dropTransformScripts(mlir::ModuleOp module) {
+  // Outermost transform ops only (pre-order: a script's nested ops go
+  // with it; erasing them too would free them twice).
   llvm::SmallVector<mlir::Operation *> scripts;
-  module.walk([&](mlir::Operation *op) {
-    if (llvm::isa<mlir::transform::TransformDialect>(op->getDialect()))
-      scripts.push_back(op);
-    return op->getDialect() && llvm::isa<mlir::transform::TransformDialect>(
-                                   op->getDialect())
-               ? mlir::WalkResult::skip()
-               : mlir::WalkResult::advance();
+  module->walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
+    if (!llvm::isa_and_nonnull<mlir::transform::TransformDialect>(
+            op->getDialect()))
+      return mlir::WalkResult::advance();
+    scripts.push_back(op);
+    return mlir::WalkResult::skip();
   });
   for (mlir::Operation *op : scripts)
     op->erase();

@@ -45,9 +45,15 @@ module attributes {transform.with_named_sequence} {
     %r = tensor.extract %s[] : tensor<f32>
     return %r : f32
   }
-  // A schedule for MLIR's own test pipeline: dropped.
+  // A schedule for MLIR's own test pipeline: dropped whole (its ops were
+  // erased one by one while later ones still used them: a heap corruption,
+  // MLIR's Linalg/CPU/mmt4d.mlir).
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %m = transform.structured.match ops{["linalg.reduce"]} in %module : (!transform.any_op) -> !transform.any_op
+    %f = transform.get_parent_op %m {isolated_from_above} : (!transform.any_op) -> !transform.op<"func.func">
+    transform.apply_patterns to %f {
+      transform.apply_patterns.canonicalization
+    } : !transform.op<"func.func">
     transform.yield
   }
   // A script in a module of its own: dropped with its module.
