@@ -49,7 +49,9 @@ def StrataDecomposeAggregates : Pass<"strata-decompose-aggregates"> {
   let description = [{
     Applies each op's AggregatedOpInterface decomposition, e.g. `linalg.softmax`
     becomes max-reduce, sub+exp, sum-reduce and divide `linalg.generic` ops
-    that the rest of the pipeline tiles, fuses and vectorizes.
+    that the rest of the pipeline tiles, fuses and vectorizes. A
+    `linalg.pack` becomes a pad, a reshape and a transpose, a `linalg.unpack`
+    a transpose, a reshape and a slice (neither bufferizes as it is).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect",
