@@ -17,8 +17,8 @@
 // other libraries are, before the program. -O levels are accepted and
 // ignored (Strata always optimizes). IN "-" (the default) reads stdin.
 //
-// Exit status (docs/tools.md): 0, 1 on an error; 77 when the program
-// compiled for a chip this machine has no device of.
+// Exit status (docs/tools.md): 0, 1 on an error; a program that aborts
+// itself ends the tool with its signal.
 //
 //===----------------------------------------------------------------------===//
 #include "ToolSupport.h"
@@ -74,8 +74,8 @@ static cl::opt<bool> o2("O2", cl::desc("Accepted, ignored"), cl::Hidden);
 static cl::opt<bool> o3("O3", cl::desc("Accepted, ignored"), cl::Hidden);
 
 static cl::extrahelp exitStatusHelp(
-    "Exit status: 0 success, 1 error, 77 compiled but no device here to run "
-    "on (docs/tools.md).\n");
+    "Exit status: 0 success, 1 error (docs/tools.md); a program that aborts "
+    "itself (a failed cf.assert) ends the tool with its signal.\n");
 
 namespace {
 
