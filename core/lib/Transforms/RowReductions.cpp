@@ -221,16 +221,17 @@ Operation *splitProducts(IRRewriter &rw, linalg::LinalgOp op) {
   return sum;
 }
 
-/// The row length a lone row of `n` values is cut into (rows of about
-/// sqrt(n), a divisor of n, at least a 32-wide tile), or 0 when it stays
-/// one row: short rows, and lengths without such a divisor (a prime).
+/// The row length a lone row of `n` values is cut into (the smallest
+/// divisor of n from sqrt(n) to 8 sqrt(n): rows of at least 64 values), or
+/// 0 when it stays one row: short rows, and lengths without such a divisor
+/// (a prime).
 int64_t rowSplit(int64_t n) {
   if (n < 4096)
     return 0;
-  for (int64_t width = int64_t(std::ceil(std::sqrt(double(n)))); width <= n / 2;
-       ++width)
+  int64_t root = int64_t(std::ceil(std::sqrt(double(n))));
+  for (int64_t width = root; width <= 8 * root && width <= n / 2; ++width)
     if (n % width == 0)
-      return width <= 8 * int64_t(std::ceil(std::sqrt(double(n)))) ? width : 0;
+      return width;
   return 0;
 }
 
