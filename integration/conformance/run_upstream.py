@@ -189,7 +189,8 @@ def same_as_mlir(path, entry, result, with_stderr, output, mlir_opt,
         lowered = subprocess.run(
             [mlir_opt, path, "-test-transform-dialect-erase-schedule",
              "-one-shot-bufferize=bufferize-function-boundaries",
-             "-test-vector-scan-lowering", "-test-lower-to-llvm"],
+             "-test-vector-scan-lowering", "-convert-math-to-funcs",
+             "-test-lower-to-llvm"],
             capture_output=True, text=True, timeout=timeout)
         if lowered.returncode:
             return False
@@ -255,6 +256,9 @@ def main():
     parser.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt")
     parser.add_argument("--timeout", type=int, default=120)
     parser.add_argument("--filter", default="", help="regex on test paths")
+    parser.add_argument("--suite", action="append", default=[],
+                        help="another folder under mlir/test/Integration "
+                        "to run (repeatable; e.g. Dialect/Arith/CPU)")
     parser.add_argument("--report", help="also write the table (markdown)")
     args = parser.parse_args()
 
@@ -272,7 +276,7 @@ def main():
         return 2
 
     rows = []
-    for suite in SUITES:
+    for suite in SUITES + args.suite:
         folder = os.path.join(base, suite)
         for dirpath, _, files in sorted(os.walk(folder)):
             for name in sorted(files):

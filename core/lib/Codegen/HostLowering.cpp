@@ -62,7 +62,10 @@ void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
                   "target-type=f32},arith-expand{include-bf16=true}),"
                   "strata-prefetch-next,strata-streaming-stores,"
                   "scf-forall-to-for");
-  addPipeline(pm, "convert-linalg-to-loops,convert-math-to-llvm,"
+  // Integer powers (math.ipowi, math.fpowi), which neither LLVM nor libm
+  // has, become calls of outlined loops first.
+  addPipeline(pm, "convert-linalg-to-loops,convert-math-to-funcs,"
+                  "convert-math-to-llvm,"
                   "convert-math-to-libm,convert-vector-to-scf,"
                   "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
                   "convert-vector-to-llvm,"
