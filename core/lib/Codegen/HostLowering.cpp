@@ -59,7 +59,8 @@ void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
   // 12) does not define.
   addPipeline(pm, "func.func(strata-lower-copies,strata-lower-vectors,"
                   "arith-emulate-unsupported-floats{source-types=bf16 "
-                  "target-type=f32},arith-expand{include-bf16=true}),"
+                  "target-type=f32},arith-expand{include-bf16=true "
+                  "include-f4e2m1=true include-f8e8m0=true}),"
                   "strata-prefetch-next,strata-streaming-stores,"
                   "scf-forall-to-for");
   // Integer powers (math.ipowi, math.fpowi), which neither LLVM nor libm
