@@ -52,7 +52,38 @@ GATED = {"ArmSVE": "needs Arm SVE", "ArmSME": "needs Arm SME",
 RUNNERS = ("mlir-runner", "mlir-cpu-runner")
 
 
-def fetch_debian_source(cache):
+def deb_src_line():
+    """The deb-src line of the archive libmlir-22-dev was installed from."""
+    policy = subprocess.run(["apt-cache", "policy", "libmlir-22-dev"],
+                            capture_output=True, text=True).stdout
+    installed = False
+    for line in policy.splitlines():
+        if line.strip().startswith("***"):
+            installed = True
+            continue
+        m = re.match(r"\s+\d+ (https?://\S+) (\S+)/(\S+) ", line)
+        if installed and m:
+            uri = m.group(1)
+            # The key the archive's deb entry names (a deb822 Signed-By):
+            # apt refuses one archive with two different keys.
+            options = ""
+            folder = "/etc/apt/sources.list.d"
+            for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+                if not name.endswith(".sources"):
+                    continue
+                for stanza in open(os.path.join(folder, name)).read().split("\n\n"):
+                    fields = dict(l.split(":", 1) for l in stanza.splitlines()
+                                  if ":" in l and not l.startswith("#"))
+                    fields = {k.strip(): v.strip() for k, v in fields.items()}
+                    if uri.rstrip("/") in fields.get("URIs", "").rstrip("/") \
+                            and "Signed-By" in fields:
+                        options = "[signed-by=%s] " % fields["Signed-By"]
+            return "deb-src %s%s %s %s" % (options, uri, m.group(2),
+                                           m.group(3))
+    return None
+
+
+def fetch_debian_source(cache, add_deb_src=False):
     """Unpacks the installed LLVM's Debian source package's MLIR integration
     tests into `cache`; returns the tree's root or None with a message."""
     root = os.path.join(cache, "llvm-src")
@@ -66,16 +97,28 @@ def fetch_debian_source(cache):
               file=sys.stderr)
         return None
     os.makedirs(cache, exist_ok=True)
+    if add_deb_src:
+        origin = deb_src_line()
+        if origin:
+            with open("/etc/apt/sources.list.d/strata-deb-src.list", "w") as f:
+                f.write(origin + "\n")
+            subprocess.run(["apt-get", "update", "-qq"], capture_output=True)
     got = subprocess.run(
         ["apt-get", "source", "--download-only",
          "llvm-toolchain-22=" + version], cwd=cache,
         capture_output=True, text=True)
+    if add_deb_src:  # the machine's sources as they were
+        try:
+            os.remove("/etc/apt/sources.list.d/strata-deb-src.list")
+        except OSError:
+            pass
     tarballs = [f for f in os.listdir(cache) if f.endswith(".orig.tar.xz")]
     if got.returncode != 0 or not tarballs:
         print("error: `apt-get source --download-only llvm-toolchain-22=%s` "
-              "failed (a deb-src line matching the installed packages' "
-              "origin is needed):\n%s\ngive an llvm-project tree with "
-              "--llvm-src instead" % (version, got.stderr.strip()),
+              "failed:\n%s\nit needs a deb-src line matching the installed "
+              "packages' origin (--add-deb-src writes it), here:\n  %s\n"
+              "or give an llvm-project tree with --llvm-src" %
+              (version, got.stderr.strip(), deb_src_line() or "(unknown)"),
               file=sys.stderr)
         return None
     with tarfile.open(os.path.join(cache, tarballs[0])) as tar:
@@ -251,6 +294,9 @@ def main():
                         "fetch Debian's llvm-toolchain-22 source package)")
     parser.add_argument("--cache", default="build/conformance",
                         help="where a fetched source package is unpacked")
+    parser.add_argument("--add-deb-src", action="store_true",
+                        help="without --llvm-src: first add the deb-src line "
+                        "of the installed LLVM's archive (root)")
     parser.add_argument("--bin-dir", default="build/bin")
     parser.add_argument("--filecheck", default="/usr/lib/llvm-22/bin/FileCheck")
     parser.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt")
@@ -262,7 +308,7 @@ def main():
     parser.add_argument("--report", help="also write the table (markdown)")
     args = parser.parse_args()
 
-    root = args.llvm_src or fetch_debian_source(args.cache)
+    root = args.llvm_src or fetch_debian_source(args.cache, args.add_deb_src)
     if not root:
         return 2
     base = os.path.join(root, "mlir", "test", "Integration")
