@@ -90,35 +90,28 @@ void printDims(std::ostream &os, const MemRefView &view, int64_t dim,
   os << "]";
 }
 
-template <typename T> void printElement(std::ostream &os, const char *p) {
+/// An element of the memory at `p`: f16 and bf16 read (and print and
+/// compare) as the f32 they widen to.
+template <typename T> T load(const char *p) {
   T value;
   std::memcpy(&value, p, sizeof(T));
-  os << value;
+  return value;
 }
-void printF16Element(std::ostream &os, const char *p) {
-  uint16_t bits;
-  std::memcpy(&bits, p, 2);
-  os << strata::rt::fromF16(bits);
-}
-void printBF16Element(std::ostream &os, const char *p) {
-  uint16_t bits;
-  std::memcpy(&bits, p, 2);
-  os << strata::rt::fromBF16(bits);
+float loadF16(const char *p) { return strata::rt::fromF16(load<uint16_t>(p)); }
+float loadBF16(const char *p) {
+  return strata::rt::fromBF16(load<uint16_t>(p));
 }
 
-template <typename T>
-void printUnranked(const UnrankedMemRef *m,
+/// Prints the element at `p` as `Load` reads it, with its stream operator.
+template <auto Load> void printElement(std::ostream &os, const char *p) {
+  os << Load(p);
+}
+
+void printUnranked(const UnrankedMemRef *m, int64_t elementBytes,
                    void (*print)(std::ostream &, const char *)) {
   strata::rt::printMemRef(std::cout, "Unranked Memref ",
-                          MemRefView::of(m->rank, m->descriptor), sizeof(T),
+                          MemRefView::of(m->rank, m->descriptor), elementBytes,
                           print);
-}
-
-template <typename T>
-void printRanked(int64_t rank, void *descriptor,
-                 void (*print)(std::ostream &, const char *)) {
-  strata::rt::printMemRef(std::cout, "Memref ",
-                          MemRefView::of(rank, descriptor), sizeof(T), print);
 }
 
 void printShape(const UnrankedMemRef *m) {
@@ -188,16 +181,6 @@ int64_t verify(const UnrankedMemRef *actual, const UnrankedMemRef *expected,
   return errors;
 }
 
-template <typename T> T load(const char *p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
-float loadF16(const char *p) { return strata::rt::fromF16(load<uint16_t>(p)); }
-float loadBF16(const char *p) {
-  return strata::rt::fromBF16(load<uint16_t>(p));
-}
-
 } // namespace
 
 void strata::rt::printMemRef(std::ostream &os, const char *prefix,
@@ -214,15 +197,16 @@ void strata::rt::printMemRef(std::ostream &os, const char *prefix,
   os << '\n' << std::flush;
 }
 
-// printMemref<T>: the unranked printers, with and without the C interface.
-#define STRATA_PRINT_MEMREF(NAME, T, PRINT)                                    \
+// Per element type: the unranked printers (with and without the C
+// interface), the shape printer and the comparisons.
+#define STRATA_MEMREF_FUNCTIONS(NAME, BYTES, LOAD)                             \
   STRATA_RUNNER_EXPORT void _mlir_ciface_printMemref##NAME(                    \
       UnrankedMemRef *m) {                                                     \
-    printUnranked<T>(m, PRINT);                                                \
+    printUnranked(m, BYTES, printElement<LOAD>);                               \
   }                                                                            \
   STRATA_RUNNER_EXPORT void printMemref##NAME(int64_t rank, void *ptr) {       \
     UnrankedMemRef m{rank, ptr};                                               \
-    printUnranked<T>(&m, PRINT);                                               \
+    printUnranked(&m, BYTES, printElement<LOAD>);                              \
   }                                                                            \
   STRATA_RUNNER_EXPORT void _mlir_ciface_printMemrefShape##NAME(               \
       UnrankedMemRef *m) {                                                     \
@@ -230,49 +214,33 @@ void strata::rt::printMemRef(std::ostream &os, const char *prefix,
   }                                                                            \
   STRATA_RUNNER_EXPORT int64_t _mlir_ciface_verifyMemRef##NAME(                \
       UnrankedMemRef *actual, UnrankedMemRef *expected) {                      \
-    return verify(actual, expected, sizeof(T), load<T>);                       \
+    return verify(actual, expected, BYTES, LOAD);                              \
   }                                                                            \
   STRATA_RUNNER_EXPORT int64_t verifyMemRef##NAME(                             \
       int64_t actualRank, void *actualPtr, int64_t expectedRank,               \
       void *expectedPtr) {                                                     \
     UnrankedMemRef a{actualRank, actualPtr}, e{expectedRank, expectedPtr};     \
-    return verify(&a, &e, sizeof(T), load<T>);                                 \
+    return verify(&a, &e, BYTES, LOAD);                                        \
   }
 
-STRATA_PRINT_MEMREF(I8, int8_t, printElement<int8_t>)
-STRATA_PRINT_MEMREF(I16, int16_t, printElement<int16_t>)
-STRATA_PRINT_MEMREF(I32, int32_t, printElement<int32_t>)
-STRATA_PRINT_MEMREF(I64, int64_t, printElement<int64_t>)
-STRATA_PRINT_MEMREF(Ind, int64_t, printElement<int64_t>)
-STRATA_PRINT_MEMREF(F32, float, printElement<float>)
-STRATA_PRINT_MEMREF(F64, double, printElement<double>)
-STRATA_PRINT_MEMREF(C32, std::complex<float>, printElement<std::complex<float>>)
-STRATA_PRINT_MEMREF(C64, std::complex<double>,
-                    printElement<std::complex<double>>)
-#undef STRATA_PRINT_MEMREF
-
-// f16 and bf16 elements print (and compare) as the f32 they widen to.
-#define STRATA_PRINT_HALF_MEMREF(NAME, PRINT, LOAD)                            \
-  STRATA_RUNNER_EXPORT void _mlir_ciface_printMemref##NAME(                    \
-      UnrankedMemRef *m) {                                                     \
-    printUnranked<uint16_t>(m, PRINT);                                         \
-  }                                                                            \
-  STRATA_RUNNER_EXPORT void printMemref##NAME(int64_t rank, void *ptr) {       \
-    UnrankedMemRef m{rank, ptr};                                               \
-    printUnranked<uint16_t>(&m, PRINT);                                        \
-  }                                                                            \
-  STRATA_RUNNER_EXPORT int64_t _mlir_ciface_verifyMemRef##NAME(                \
-      UnrankedMemRef *actual, UnrankedMemRef *expected) {                      \
-    return verify<float>(actual, expected, 2, LOAD);                           \
-  }
-STRATA_PRINT_HALF_MEMREF(F16, printF16Element, loadF16)
-STRATA_PRINT_HALF_MEMREF(BF16, printBF16Element, loadBF16)
-#undef STRATA_PRINT_HALF_MEMREF
+STRATA_MEMREF_FUNCTIONS(I8, 1, load<int8_t>)
+STRATA_MEMREF_FUNCTIONS(I16, 2, load<int16_t>)
+STRATA_MEMREF_FUNCTIONS(I32, 4, load<int32_t>)
+STRATA_MEMREF_FUNCTIONS(I64, 8, load<int64_t>)
+STRATA_MEMREF_FUNCTIONS(Ind, 8, load<int64_t>)
+STRATA_MEMREF_FUNCTIONS(F16, 2, loadF16)
+STRATA_MEMREF_FUNCTIONS(BF16, 2, loadBF16)
+STRATA_MEMREF_FUNCTIONS(F32, 4, load<float>)
+STRATA_MEMREF_FUNCTIONS(F64, 8, load<double>)
+STRATA_MEMREF_FUNCTIONS(C32, 8, load<std::complex<float>>)
+STRATA_MEMREF_FUNCTIONS(C64, 16, load<std::complex<double>>)
+#undef STRATA_MEMREF_FUNCTIONS
 
 // The ranked printers ("Memref " rather than "Unranked Memref ").
 #define STRATA_PRINT_RANKED(NAME, T, RANK)                                     \
   STRATA_RUNNER_EXPORT void _mlir_ciface_printMemref##NAME(void *m) {          \
-    printRanked<T>(RANK, m, printElement<T>);                                  \
+    strata::rt::printMemRef(std::cout, "Memref ", MemRefView::of(RANK, m),     \
+                            sizeof(T), printElement<load<T>>);                 \
   }
 STRATA_PRINT_RANKED(0dF32, float, 0)
 STRATA_PRINT_RANKED(1dF32, float, 1)

@@ -10,6 +10,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
@@ -211,4 +212,24 @@ strata::tool::readProgram(llvm::StringRef path) {
     return nullptr;
   }
   return program;
+}
+
+std::unique_ptr<strata::tool::TempDir>
+strata::tool::TempDir::create(llvm::StringRef prefix) {
+  auto dir = std::unique_ptr<TempDir>(new TempDir());
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory(prefix, dir->path)) {
+    error("cannot create a temporary folder: " + ec.message());
+    return nullptr;
+  }
+  return dir;
+}
+
+strata::tool::TempDir::~TempDir() {
+  if (!path.empty())
+    llvm::sys::fs::remove_directories(path);
+}
+
+std::string strata::tool::TempDir::file(llvm::StringRef name) const {
+  return (path + "/" + name).str();
 }

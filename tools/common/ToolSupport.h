@@ -14,6 +14,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -68,6 +69,20 @@ struct ProgramFile {
 /// Reads `path` ("-": stdin) with Strata's dialects registered; nullptr
 /// after printing why it could not be read or parsed.
 std::unique_ptr<ProgramFile> readProgram(llvm::StringRef path);
+
+/// A temporary folder, removed with its contents when this goes.
+class TempDir {
+public:
+  /// A fresh folder named after `prefix`; nullptr after printing why it
+  /// could not be made.
+  static std::unique_ptr<TempDir> create(llvm::StringRef prefix);
+  ~TempDir();
+  /// `name` inside the folder.
+  std::string file(llvm::StringRef name) const;
+
+private:
+  llvm::SmallString<128> path;
+};
 
 /// Applies the MLIR pass-manager options of the command line to `pm`.
 mlir::LogicalResult applyPassManagerOptions(mlir::PassManager &pm);

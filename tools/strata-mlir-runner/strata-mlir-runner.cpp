@@ -79,15 +79,6 @@ static cl::extrahelp exitStatusHelp(
 
 namespace {
 
-/// Removes a folder at exit.
-struct TempDir {
-  llvm::SmallString<128> path;
-  ~TempDir() {
-    if (!path.empty())
-      llvm::sys::fs::remove_directories(path);
-  }
-};
-
 /// Drops the transform-dialect schedules of MLIR's test pipelines (named
 /// sequences, top-level sequences, the module attribute that enables them).
 void dropTransformScripts(mlir::ModuleOp module) {
@@ -244,13 +235,11 @@ int main(int argc, char **argv) {
       other.setPrivate();
   std::string entrySymbol = wrapEntry(*module, func);
 
-  TempDir temp;
-  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
-          "strata-mlir-runner", temp.path)) {
-    tool::error("cannot create a temporary folder: " + ec.message());
+  std::unique_ptr<tool::TempDir> temp =
+      tool::TempDir::create("strata-mlir-runner");
+  if (!temp)
     return tool::kExitError;
-  }
-  std::string artifact = (temp.path + "/program.so").str();
+  std::string artifact = temp->file("program.so");
   if (mlir::failed(runCoreStages(*module, *chip, tool::applyPassManagerOptions,
                                  tool::coreOptions())) ||
       mlir::failed(runPluginLowering(*module, plugin, *chip,

@@ -93,15 +93,6 @@ struct Loaded {
   std::unique_ptr<runtime::Executable> executable;
 };
 
-/// Temporary folder removed at exit.
-struct TempDir {
-  llvm::SmallString<128> path;
-  ~TempDir() {
-    if (!path.empty())
-      llvm::sys::fs::remove_directories(path);
-  }
-};
-
 bool report(llvm::Error err) {
   if (!err)
     return true;
@@ -268,20 +259,17 @@ int main(int argc, char **argv) {
     return tool::kExitError;
   }
 
-  TempDir temp;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("strata-run", temp.path)) {
-    tool::error("cannot create a temporary folder: " + ec.message());
+  std::unique_ptr<tool::TempDir> temp = tool::TempDir::create("strata-run");
+  if (!temp)
     return tool::kExitError;
-  }
   if (!saveIo.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(saveIo)) {
       tool::error("--save-io: cannot create '" + saveIo + "': " + ec.message());
       return tool::kExitError;
     }
   std::string artifact =
-      saveIo.empty() ? (temp.path + "/program.so").str() : saveIo + "/artifact";
-  std::string referenceArtifact = (temp.path + "/reference.so").str();
+      saveIo.empty() ? temp->file("program.so") : saveIo + "/artifact";
+  std::string referenceArtifact = temp->file("reference.so");
 
   Loaded program, reference;
   // Per function: work, roofline and tolerances (those of narrower inputs
