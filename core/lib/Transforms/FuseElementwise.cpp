@@ -61,13 +61,17 @@ bool movesData(linalg::GenericOp op) {
          arg.getArgNumber() < op.getNumDpsInputs();
 }
 
+/// True when `op`'s body reads an output's old value.
+bool readsOutputs(linalg::GenericOp op) {
+  return llvm::any_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+    return op.payloadUsesValueFromOperand(&init);
+  });
+}
+
 /// True when `op` reads no tensor: its value is a function of the loop
 /// indices (linalg.index) and constants.
 bool onlyIndices(linalg::GenericOp op) {
-  return op.getNumDpsInputs() == 0 &&
-         llvm::none_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
-           return op.payloadUsesValueFromOperand(&init);
-         });
+  return op.getNumDpsInputs() == 0 && !readsOutputs(op);
 }
 
 bool worthFusing(OpOperand *operand) {
@@ -81,9 +85,7 @@ bool worthFusing(OpOperand *operand) {
   // loop, once the loop is dropped: out = out + x) accumulates once per
   // iteration of the loops a consumer adds (a broadcast's): 32 times, when
   // a softmax over one value was broadcast 32 times. It stays on its own.
-  if (llvm::any_of(producer.getDpsInitsMutable(), [&](OpOperand &init) {
-        return producer.payloadUsesValueFromOperand(&init);
-      }))
+  if (readsOutputs(producer))
     return false;
   return producer->hasOneUse() || movesData(producer) || onlyIndices(producer);
 }

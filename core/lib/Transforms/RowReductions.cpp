@@ -143,16 +143,16 @@ bool isVectorContraction(linalg::LinalgOp op) {
 
 /// Splits the vector contraction `op` into its products (an elementwise op
 /// over all its loops) and their sum (a reduction of that one input, with
-/// the original combining op and init). Returns the sum, or nullptr when
-/// the body is not `yield combine(g(inputs), acc)`.
-Operation *splitProducts(IRRewriter &rw, linalg::LinalgOp op) {
+/// the original combining op and init); left as it is when its body is not
+/// `yield combine(g(inputs), acc)`.
+void splitProducts(IRRewriter &rw, linalg::LinalgOp op) {
   Block *body = op.getBlock();
   BlockArgument acc = body->getArguments().back();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   Operation *combine = yield.getOperand(0).getDefiningOp();
   if (!combine || combine->getNumOperands() != 2 || !acc.hasOneUse() ||
       acc.getUses().begin()->getOwner() != combine)
-    return nullptr;
+    return;
   Value product = combine->getOperand(0) == acc ? combine->getOperand(1)
                                                 : combine->getOperand(0);
   Location loc = op.getLoc();
@@ -218,7 +218,6 @@ Operation *splitProducts(IRRewriter &rw, linalg::LinalgOp op) {
         linalg::YieldOp::create(b, loc, b.clone(*combine, map)->getResult(0));
       });
   rw.replaceOp(op, sum->getResults());
-  return sum;
 }
 
 /// The row length a lone row of `n` values is cut into (the smallest
@@ -260,16 +259,18 @@ struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
     Value input = op.getDpsInputOperand(0)->get();
     Value init = op.getDpsInits()[0];
     Type accType = cast<RankedTensorType>(init.getType()).getElementType();
+    auto neutralFill = [&](ArrayRef<int64_t> shape) -> Value {
+      Value empty = tensor::EmptyOp::create(rw, loc, shape, accType);
+      Value neutral = arith::ConstantOp::create(rw, loc, plan.neutral);
+      return linalg::FillOp::create(rw, loc, neutral, empty).getResult(0);
+    };
     // An init that is not a fill (values the reduction adds to) is combined
     // after the sum of the rows, which then starts from the neutral element:
     // each step writes a fresh buffer, as the engines' programs do.
     Value carried;
     if (!init.getDefiningOp<linalg::FillOp>()) {
       carried = init;
-      Value empty = tensor::EmptyOp::create(
-          rw, loc, cast<RankedTensorType>(init.getType()).getShape(), accType);
-      Value neutral = arith::ConstantOp::create(rw, loc, plan.neutral);
-      init = linalg::FillOp::create(rw, loc, neutral, empty).getResult(0);
+      init = neutralFill(cast<RankedTensorType>(init.getType()).getShape());
     }
     // The reduced loops last.
     if (plan.transposed)
@@ -316,14 +317,7 @@ struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
           rank = 2;
         }
       SmallVector<int64_t> lead(type.getShape().drop_back());
-      Value into;
-      if (rank - 1 > int64_t(plan.kept)) {
-        Value empty = tensor::EmptyOp::create(rw, loc, lead, accType);
-        Value neutral = arith::ConstantOp::create(rw, loc, plan.neutral);
-        into = linalg::FillOp::create(rw, loc, neutral, empty).getResult(0);
-      } else {
-        into = init;
-      }
+      Value into = rank - 1 > int64_t(plan.kept) ? neutralFill(lead) : init;
       // The step reduces a matrix [rows, n] into [rows]: leading loops
       // collapsed into one row loop, or a row of one for a scalar.
       int64_t rows = type.getNumElements() / type.getShape().back();

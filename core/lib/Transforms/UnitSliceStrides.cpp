@@ -1,5 +1,4 @@
-//===- UnitSliceStrides.cpp - Unit strides where a slice takes one index
-//---===//
+//===- UnitSliceStrides.cpp - Stride 1 where a slice takes one index ------===//
 //
 // The stride of a slice along a dimension of size 1 selects nothing: only
 // the offset is read. Setting it to 1 leaves the slice's values unchanged

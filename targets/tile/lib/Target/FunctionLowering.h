@@ -69,6 +69,12 @@ mlir::FailureOr<mlir::BlockArgument> argumentOf(mlir::Operation *user,
 /// True when `operand` of `op` is indexed by the last loop only (leading
 /// dimensions, if any, by 0): a row broadcast along the rows.
 bool isRowBroadcast(mlir::linalg::GenericOp op, mlir::OpOperand &operand);
+/// How a row program reads an operand through `map` (of an op over
+/// [rows..., cols]): whole (the identity), a value per row (every loop but
+/// the last, in order) or per column (the last loop only); nullopt for any
+/// other read (a transposed one).
+enum class RowRead { Whole, PerRow, PerColumn };
+std::optional<RowRead> rowReadOf(mlir::AffineMap map);
 /// The op's scratchpad schedule, or failure (reported).
 mlir::FailureOr<Schedule> scratchpadScheduleOf(mlir::linalg::LinalgOp op);
 /// Reports that `fn` is not a shape the tile target lowers (`op`: the

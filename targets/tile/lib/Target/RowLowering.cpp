@@ -21,6 +21,23 @@ using namespace mlir;
 using namespace strata;
 using namespace strata::tile;
 
+std::optional<RowRead> strata::tile::rowReadOf(AffineMap map) {
+  MLIRContext *ctx = map.getContext();
+  unsigned loops = map.getNumDims();
+  // Per row: indexed by every loop but the last (the row's).
+  bool perRow = map.getNumResults() + 1 == loops || loops == 1;
+  for (unsigned d = 0; perRow && d < map.getNumResults(); ++d)
+    perRow = map.getResult(d) == getAffineDimExpr(d, ctx);
+  if (perRow)
+    return RowRead::PerRow;
+  if (loops >= 2 && map.getNumResults() == 1 &&
+      map.getResult(0) == getAffineDimExpr(loops - 1, ctx))
+    return RowRead::PerColumn;
+  if (map.isIdentity())
+    return RowRead::Whole;
+  return std::nullopt;
+}
+
 /// A function of row reductions and elementwise ops over the rows of 2-D
 /// tensors (a softmax, after bufferization: buffers are reused, so each
 /// op's result is tracked as the buffer's current contents).
@@ -78,25 +95,19 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
   // The step's operands: 2-D tensors whole, per-row and per-column vectors.
   auto operandsOf = [&](linalg::GenericOp generic,
                         RowPlan::Step &step) -> LogicalResult {
-    MLIRContext *ctx = generic.getContext();
     for (OpOperand *operand : generic.getDpsInputOperands()) {
-      AffineMap map = generic.getMatchingIndexingMap(operand);
-      unsigned loops = generic.getNumLoops();
-      // Per row: indexed by every loop but the last (the row's).
-      bool perRow = map.getNumResults() + 1 == loops || loops == 1;
-      for (unsigned d = 0; perRow && d < map.getNumResults(); ++d)
-        perRow = map.getResult(d) == getAffineDimExpr(d, ctx);
-      bool perColumn = loops >= 2 && map.getNumResults() == 1 &&
-                       map.getResult(0) == getAffineDimExpr(loops - 1, ctx);
-      if (!map.isIdentity() && !perRow && !perColumn)
+      std::optional<RowRead> read =
+          rowReadOf(generic.getMatchingIndexingMap(operand));
+      if (!read)
         return generic.emitError()
                << "the tile target's row programs read operands whole or "
                   "as a value per row or per column; operand #"
                << operand->getOperandNumber() << " is none of these";
-      FailureOr<std::string> buffer = bufferOf(generic, operand->get(),
-                                               perRow      ? Kind::PerRow
-                                               : perColumn ? Kind::PerColumn
-                                                           : Kind::Whole);
+      FailureOr<std::string> buffer =
+          bufferOf(generic, operand->get(),
+                   *read == RowRead::PerRow      ? Kind::PerRow
+                   : *read == RowRead::PerColumn ? Kind::PerColumn
+                                                 : Kind::Whole);
       if (failed(buffer))
         return failure();
       step.operands.push_back(*buffer);

@@ -226,18 +226,9 @@ strata::tile::programGroups(func::FuncOp fn) {
       // Whole, per row or per column: a row program's reads (a transposed
       // one is a program of its own).
       auto rowRead = [&](OpOperand *operand) {
-        AffineMap map =
-            cast<linalg::LinalgOp>(op).getMatchingIndexingMap(operand);
-        unsigned n = map.getNumDims();
-        if (map.isIdentity() || map.getNumResults() == 0)
-          return true;
-        if (map == AffineMap::getMinorIdentityMap(n, 1, op->getContext()))
-          return true;
-        return map.isProjectedPermutation() && map.getNumResults() + 1 == n &&
-               llvm::all_of(llvm::enumerate(map.getResults()), [](auto e) {
-                 return e.value() == getAffineDimExpr(unsigned(e.index()),
-                                                      e.value().getContext());
-               });
+        return rowReadOf(
+                   cast<linalg::LinalgOp>(op).getMatchingIndexingMap(operand))
+            .has_value();
       };
       if (shape == rows)
         return llvm::all_of(cast<linalg::LinalgOp>(op).getDpsInputOperands(),
