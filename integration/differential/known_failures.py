@@ -28,25 +28,6 @@ class Known:
 
 
 KNOWN_FAILURES = [
-    Known("tile-column-read-past-pages",
-          "differential seed 3037057754 case 1 (bf16, tile-shaped): "
-          "x[1x96] * v[96], min with a [1x1] value read per row (map "
-          "(d0, 0)), transpose to 96x1, relu, transpose back",
-          "strata-run --target=tile-*: run-time error: reader kernel: page 1 "
-          "of @arg4 is outside its 1 pages (present at 43e75fb too)",
-          targets=TILE_TARGETS,
-          applies=lambda case: case.ops.count("transpose") >= 2),
-    Known("tile-split-arg-redefined",
-          "differential seed 1960282585 case 35: batch_matmul 4x61x127 x "
-          "4x127x129, max(x, x), x / (1 + |x|), collapse to 244x129, "
-          "square, x / (1 + y^2) with another argument, neg (a smaller "
-          "batch_matmul, collapse, square runs)",
-          "strata-run --target=tile-*: the IR after the 'tile' target (S5) "
-          "does not verify: redefinition of symbol named 'arg0' (a split "
-          "function's part declares one DRAM tensor twice)",
-          targets=TILE_TARGETS,
-          applies=lambda case: "batch_matmul" in case.ops
-          and "reshape" in case.ops),
     Known("bf16-host",
           "func(%x: tensor<16xbf16>) { linalg.exp }; also linalg.matmul "
           "17x8 x 8x16 in bf16 (rows past a register tile)",

@@ -56,11 +56,14 @@ std::string strata::tile::writeEltwiseProgram(const EltwisePlan &p) {
     std::string cb = "@in" + std::to_string(i);
     reader.line("tile.cb_reserve_back " + cb + ", " + reader.c(1));
     std::string ptr = reader.value("tile.cb_write_ptr " + cb);
-    std::string page = p.inputs[i].replicateRows
-                           ? reader.arith("remui", t, reader.c(p.colTiles))
-                       : p.inputs[i].replicateCols
-                           ? reader.arith("divui", t, reader.c(p.colTiles))
-                           : t;
+    // A tensor replicated along rows is one row of tiles (read at the
+    // output tile's column), along columns one column of tiles (at its
+    // row), along both one tile (a [1x1] read per row of a one-row op).
+    bool rows = p.inputs[i].replicateRows, cols = p.inputs[i].replicateCols;
+    std::string page = rows && cols ? reader.c(0)
+                       : rows ? reader.arith("remui", t, reader.c(p.colTiles))
+                       : cols ? reader.arith("divui", t, reader.c(p.colTiles))
+                              : t;
     if (i < p.transposed.size() && p.transposed[i]) {
       // Output tile (b, r, c) reads input tile (b, c, r).
       int64_t matrix = p.batchRowTiles * p.colTiles;

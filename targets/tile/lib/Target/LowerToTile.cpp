@@ -333,6 +333,14 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
     rewriteKeepingSchedules(rewriter, products, [&](linalg::GenericOp op) {
       return linalg::specializeGenericOp(rewriter, op);
     });
+    // One DRAM tensor per buffer an op reads: an input read twice with the
+    // same map (max(x, x), fused after bufferization) is read once.
+    SmallVector<linalg::GenericOp> generics;
+    module.walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    rewriteKeepingSchedules(rewriter, generics, [&](linalg::GenericOp op) {
+      return linalg::deduplicateOperandsAndRemoveDeadResults(
+          rewriter, op, /*removeOutputs=*/false);
+    });
     for (auto fn : module.getOps<func::FuncOp>())
       forwardCopiedTemporaries(fn);
     LoweringTarget target{*chip, **description, fidelity};
