@@ -1058,6 +1058,32 @@ struct KeySkip {
 
 bool isContraction(Operation *op) { return scheduleKind(op) == "contraction"; }
 
+/// The ops outside loops that only `root` needs: those whose every result
+/// is read by `root` or by other ops of the set, transitively. Fusing one
+/// of them into the root's group leaves no original behind; fusing any
+/// other producer makes a copy while the original still runs for its other
+/// readers.
+llvm::SmallPtrSet<Operation *, 16> onlyFeeding(Operation *root) {
+  SetVector<Operation *> producers;
+  SmallVector<Operation *> work{root};
+  while (!work.empty())
+    for (Value operand : work.pop_back_val()->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && !def->getParentOfType<LoopLikeOpInterface>() &&
+          producers.insert(def))
+        work.push_back(def);
+  llvm::SmallPtrSet<Operation *, 16> only{root};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (Operation *op : producers)
+      if (!only.contains(op) &&
+          llvm::all_of(op->getUsers(),
+                       [&](Operation *user) { return only.contains(user); }))
+        grew = only.insert(op).second;
+  }
+  return only;
+}
+
 /// Tiles `root` by `grid` (an scf.forall over the grid level) and then by
 /// `rows` (scf.for), fusing its producers into both: fills, elementwise ops
 /// and reductions, and contractions too where `contractions` is set; with
@@ -1069,6 +1095,17 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
                         std::optional<KeySkip> skip = std::nullopt) {
   root->setAttr(kRootAttrName, rw.getUnitAttr());
   Operation *current = root;
+  // A contraction is fused only where nothing else reads it, directly or
+  // through the ops between it and the root: an attention's Q*K^T, not an
+  // output projection whose sum with the residual a normalization reads
+  // on its way to two matmuls (w1 and w3 of a SwiGLU each recomputed it)
+  // and the next residual reads too. Under a mask whose hidden keys the
+  // group skips, the scores are fused even when also returned: the group
+  // computes only the visible ones.
+  llvm::SmallPtrSet<Operation *, 16> only;
+  bool fuseShared = skip.has_value();
+  if (contractions && !fuseShared)
+    only = onlyFeeding(root);
   auto fuseAt = [&](ArrayRef<int64_t> sizes,
                     scf::SCFTilingOptions::LoopType type,
                     ArrayRef<Attribute> mapping) -> LogicalResult {
@@ -1081,10 +1118,15 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
       tiling.setMapping(mapping);
     FailureOr<Operation *> tiled = tileAndFuseRoot(
         rw, current, tiling,
-        [contractions](tensor::ExtractSliceOp slice, OpResult producer, bool)
+        [contractions, fuseShared, &only](tensor::ExtractSliceOp slice,
+                                          OpResult producer, bool)
             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
           Operation *def = producer.getOwner();
           std::string kind = scheduleKind(def);
+          if (kind == "contraction" && !fuseShared &&
+              !def->getParentOfType<LoopLikeOpInterface>() &&
+              !only.contains(def))
+            return std::nullopt;
           // A producer whose whole result every tile reads (a softmax's
           // column maxima, per row of a softmax over columns) would be
           // recomputed on every iteration: it is made once, outside.
