@@ -1181,6 +1181,21 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
     DominanceInfo dominance;
     eliminateCommonSubExpressions(rw, dominance, groupLoop);
   }
+  // A contraction root's block of rows is final once made (its reductions
+  // are whole): its epilogue (bias and activation of the linear layer after
+  // a layer norm) runs on the block in cache, not as a pass of its own over
+  // the whole result.
+  if (contractions && groupLoop) {
+    SmallVector<LoopLikeOpInterface> nest;
+    if (isa<scf::ForallOp>(outside))
+      nest.push_back(cast<LoopLikeOpInterface>(outside));
+    for (scf::ForOp loop : rowLoops)
+      nest.push_back(cast<LoopLikeOpInterface>(loop.getOperation()));
+    if (epilogueOf(nest.back())) {
+      fuseEpilogues(rw, nest);
+      dropUnreadResults(rw, nest);
+    }
+  }
   SmallVector<int64_t> tiledDims;
   for (size_t d = 0; d < rows.size(); ++d)
     if (rows[d] != 0)
