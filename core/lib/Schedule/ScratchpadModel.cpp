@@ -479,13 +479,14 @@ llvm::Expected<Schedule> scheduleContraction(const LoopNest &nest,
 
 /// Elementwise ops (any operand a 2-D tensor or a broadcast row, or a batch
 /// of them): tiles of the chip's tile shape go round robin over all units,
-/// `step` tiles of every operand at a time, double-buffered.
+/// `step` tiles of every operand at a time, double-buffered. An op on
+/// scalars (no loop) is one tile.
 llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
                                              const hw::Description &chip,
                                              const hw::MemoryLevel &pad,
                                              llvm::StringRef opName) {
   size_t loops = nest.extents.size();
-  if (chip.matrix.empty() || loops == 0)
+  if (chip.matrix.empty())
     return llvm::createStringError(llvm::formatv(
         "'{0}': a grid of scratchpads moves 2-D tiles; this op has {1} loops",
         opName, loops));
@@ -523,12 +524,14 @@ llvm::Expected<Schedule> scheduleElementwise(const LoopNest &nest,
   s.kind = "elementwise";
   s.gridLevel = pad.owner;
   s.registerTile.assign(loops, 1);
-  s.registerTile[loops - 1] = tileCols;
+  if (loops >= 1)
+    s.registerTile[loops - 1] = tileCols;
   if (loops >= 2)
     s.registerTile[loops - 2] = tileRows;
   s.grid = s.registerTile;
   TileLevel level{pad.name, s.registerTile};
-  level.sizes[loops - 1] *= step;
+  if (loops >= 1)
+    level.sizes[loops - 1] *= step;
   s.tiles.push_back(level);
   for (size_t i = 0; i < nest.operands.size(); ++i)
     if (!nest.operands[i].output)

@@ -391,7 +391,16 @@ private:
     bool flatten = false;
     float padValue = 0.0f; // what the padding of an input holds
     bool column = false;   // [.., n]: column 0 of n rows
+    bool vector = false;   // the elements in order as one row (column)
+    int64_t elements() const {
+      int64_t n = 1;
+      for (int64_t d : shape)
+        n *= d;
+      return n;
+    }
     int64_t rows() const {
+      if (vector)
+        return column ? elements() : 1;
       if (column)
         return shape.back();
       if (flatten) {
@@ -402,8 +411,14 @@ private:
       }
       return shape.size() >= 2 ? shape[shape.size() - 2] : 1;
     }
-    int64_t cols() const { return column ? 1 : shape.back(); }
+    int64_t cols() const {
+      if (vector)
+        return column ? 1 : elements();
+      return column ? 1 : shape.back();
+    }
     int64_t batches() const {
+      if (vector)
+        return 1;
       int64_t n = 1;
       for (size_t d = 0; d + (column ? 1 : 2) < shape.size(); ++d)
         n *= shape[d];
@@ -428,6 +443,7 @@ private:
     view.replicateCols = decl->hasAttr("replicate_cols");
     view.flatten = decl->hasAttr("flatten");
     view.column = decl->hasAttr("column");
+    view.vector = decl->hasAttr("vector");
     if (auto padValue = decl->getAttrOfType<FloatAttr>("pad"))
       view.padValue = float(padValue.getValueAsDouble());
     return view;

@@ -44,6 +44,75 @@ LogicalResult addOperand(EltwisePlan &p, NumberedTensors &tensors,
   return success();
 }
 
+/// How an elementwise op reads an input by the loops its map uses: whole
+/// (every loop, in order), transposed (the last two swapped), a vector of
+/// one value per column (the last loop only: a bias), a vector of one value
+/// per row (the first of two loops only) or one scalar (no loop). A
+/// vector's or scalar's other indices are 0 into dimensions of size 1, so
+/// its elements are contiguous whatever its rank ([n], [1, n], [n, 1]).
+enum class Read { Whole, Transposed, PerColumn, PerRow, Scalar };
+
+std::optional<Read> readOf(linalg::GenericOp op, OpOperand &operand) {
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  auto type = dyn_cast<ShapedType>(operand.get().getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  SmallVector<unsigned> dims;
+  for (auto [i, e] : llvm::enumerate(map.getResults())) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      dims.push_back(dim.getPosition());
+      continue;
+    }
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (!c || c.getValue() != 0 || type.getDimSize(i) != 1)
+      return std::nullopt;
+  }
+  unsigned loops = op.getNumLoops();
+  if (dims.empty())
+    return Read::Scalar;
+  if (dims.size() == 1 && dims[0] + 1 == loops && loops >= 1)
+    return loops == 1 ? Read::Whole : Read::PerColumn;
+  if (dims.size() == 1 && dims[0] == 0 && loops == 2)
+    return Read::PerRow;
+  if (map.isIdentity())
+    return Read::Whole;
+  if (dims.size() == loops && loops >= 2) {
+    SmallVector<unsigned> swapped = llvm::to_vector(llvm::seq(0u, loops));
+    std::swap(swapped[loops - 2], swapped[loops - 1]);
+    if (ArrayRef<unsigned>(dims) == ArrayRef<unsigned>(swapped))
+      return Read::Transposed;
+  }
+  return std::nullopt;
+}
+
+/// The DRAM tensor of input `operand`, a vector or scalar read in every row
+/// (PerColumn), every column (PerRow) or every element (Scalar) of an
+/// output of `rows` x `cols`: one row (column, tile) of tiles, its host
+/// data the contiguous elements.
+LogicalResult addBroadcastOperand(EltwisePlan &p, NumberedTensors &tensors,
+                                  linalg::GenericOp op, OpOperand &operand,
+                                  Read read, const TileChip &chip, int64_t rows,
+                                  int64_t cols) {
+  FailureOr<BlockArgument> arg = argumentOf(op, operand.get());
+  if (failed(arg))
+    return failure();
+  bool perRow = read == Read::PerRow, perColumn = read == Read::PerColumn;
+  FailureOr<TensorDecl> t =
+      tensorFor(op, *arg, perRow ? rows : chip.tileRows,
+                perColumn ? cols : chip.tileCols, /*output=*/false);
+  if (failed(t))
+    return failure();
+  auto type = cast<ShapedType>(operand.get().getType());
+  t->hostShape.assign(type.getShape().begin(), type.getShape().end());
+  t->vector = true;
+  t->replicateRows = !perRow;
+  t->replicateCols = !perColumn;
+  t->column = perRow;
+  p.inputs.push_back(*t);
+  tensors.push_back({arg->getArgNumber(), *t});
+  return success();
+}
+
 /// The program, its tensors declared in the function's argument order.
 std::string writePlan(EltwisePlan &p, NumberedTensors &tensors) {
   llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
@@ -52,16 +121,22 @@ std::string writePlan(EltwisePlan &p, NumberedTensors &tensors) {
   return writeEltwiseProgram(p);
 }
 
-/// True when `op` is elementwise over other than two dimensions with every
-/// operand read whole (identity maps) and no loop index in its body.
+/// True when `op` is elementwise over other than two dimensions (none: on
+/// scalars) with every input read whole, as a vector along the last
+/// dimension or as a scalar, the output whole, and no loop index in its
+/// body.
 bool isFlatElementwise(linalg::GenericOp op) {
-  if (op.getNumLoops() == 2 || op.getNumLoops() == 0 ||
-      op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1)
+  if (op.getNumLoops() == 2 || op.getNumReductionLoops() != 0 ||
+      op.getNumDpsInits() != 1)
     return false;
-  if (!op.getBody()->getOps<linalg::IndexOp>().empty())
+  if (!op.getBody()->getOps<linalg::IndexOp>().empty() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
     return false;
-  return llvm::all_of(op.getIndexingMapsArray(),
-                      [](AffineMap map) { return map.isIdentity(); });
+  return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    std::optional<Read> read = readOf(op, *input);
+    return read && (*read == Read::Whole || *read == Read::PerColumn ||
+                    *read == Read::Scalar);
+  });
 }
 
 /// Which inputs `op` reads with the last two dimensions swapped, when it
@@ -83,7 +158,12 @@ std::optional<std::vector<bool>> transposedReads(linalg::GenericOp op) {
   std::vector<bool> reads;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
-    if (map != transposed && !map.isIdentity())
+    // Vectors and scalars (over one matrix) are read as in any
+    // elementwise op, by the output tile's row or column.
+    std::optional<Read> read = readOf(op, *input);
+    bool broadcast =
+        n == 2 && read && *read != Read::Whole && *read != Read::Transposed;
+    if (map != transposed && !map.isIdentity() && !broadcast)
       return std::nullopt;
     reads.push_back(map == transposed);
   }
@@ -131,8 +211,15 @@ FailureOr<std::string> lowerTranspose(const LoweringTarget &target,
       2 * std::max<int64_t>(1, s->tiles.front().sizes.back() / chip.tileCols);
   NumberedTensors tensors;
   for (OpOperand &operand : op->getOpOperands()) {
-    bool swapped =
-        !op.isDpsInit(&operand) && p.transposed[operand.getOperandNumber()];
+    bool output = op.isDpsInit(&operand);
+    std::optional<Read> read = readOf(op, operand);
+    if (!output && read && *read != Read::Whole && *read != Read::Transposed) {
+      if (failed(addBroadcastOperand(p, tensors, op, operand, *read, chip, rows,
+                                     cols)))
+        return failure();
+      continue;
+    }
+    bool swapped = !output && p.transposed[operand.getOperandNumber()];
     if (failed(addOperand(p, tensors, op, operand,
                           batch * (swapped ? cols : rows),
                           swapped ? rows : cols)))
@@ -160,8 +247,9 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
     FailureOr<Schedule> s = scratchpadScheduleOf(op);
     if (failed(s))
       return failure();
+    ArrayRef<int64_t> sizes = s->tiles.front().sizes; // none: scalars
     stepTiles =
-        std::max<int64_t>(1, s->tiles.front().sizes.back() / chip.tileCols);
+        sizes.empty() ? 1 : std::max<int64_t>(1, sizes.back() / chip.tileCols);
   }
   EltwisePlan p;
   static_cast<GridProgram &>(p) = gridProgram(fn, chip);
@@ -169,7 +257,7 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
   auto outType = cast<MemRefType>(op.getDpsInits()[0].getType());
   // The output as a matrix: rows x cols (flat: all but the last dimension
   // as rows, one row for a vector).
-  int64_t outCols = outType.getShape().back();
+  int64_t outCols = outType.getRank() == 0 ? 1 : outType.getShape().back();
   int64_t outRows = outCols == 0 ? 0 : outType.getNumElements() / outCols;
   p.rowTiles = ceilDiv(outRows, chip.tileRows);
   p.colTiles = ceilDiv(outCols, chip.tileCols);
@@ -182,6 +270,15 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
   NumberedTensors tensors;
   for (OpOperand &operand : op->getOpOperands()) {
     bool output = op.isDpsInit(&operand);
+    std::optional<Read> read = readOf(op, operand);
+    bool vector =
+        !output && read && *read != Read::Whole && *read != Read::Transposed;
+    if (flat && vector) {
+      if (failed(addBroadcastOperand(p, tensors, op, operand, *read, chip, rows,
+                                     cols)))
+        return failure();
+      continue;
+    }
     if (flat) {
       if (failed(addOperand(p, tensors, op, operand, rows, cols,
                             /*replicateCols=*/false, /*flat=*/true)))
@@ -196,11 +293,20 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
     bool column = !output && map.getNumResults() == 2 &&
                   map.getResult(0) == getAffineDimExpr(0, ctx) &&
                   map.getResult(1) == getAffineConstantExpr(0, ctx);
-    if (!output && !broadcast && !column && !map.isIdentity())
+    if (!output && !broadcast && !column && !map.isIdentity()) {
+      // A vector or scalar of another rank or map ([n] per row, [n, 1]
+      // per column, a rank-0 scalar).
+      if (vector) {
+        if (failed(addBroadcastOperand(p, tensors, op, operand, *read, chip,
+                                       rows, cols)))
+          return failure();
+        continue;
+      }
       return op.emitError() << "the tile target reads elementwise operands "
                                "whole or broadcast along rows or columns; "
                                "operand #"
                             << operand.getOperandNumber() << " is neither";
+    }
     if (failed(addOperand(p, tensors, op, operand,
                           broadcast ? chip.tileRows : rows,
                           column ? chip.tileCols : cols, column)))

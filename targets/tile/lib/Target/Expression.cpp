@@ -440,7 +440,7 @@ llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
 
 std::string strata::tile::declareTensor(const TensorDecl &tensor) {
   std::string attrs;
-  if (!tensor.hostShape.empty()) {
+  if (!tensor.hostShape.empty() || tensor.vector) {
     attrs = " {host_shape = array<i64";
     for (size_t i = 0; i < tensor.hostShape.size(); ++i)
       attrs += (i ? ", " : ": ") + std::to_string(tensor.hostShape[i]);
@@ -453,6 +453,8 @@ std::string strata::tile::declareTensor(const TensorDecl &tensor) {
       attrs += ", flatten";
     if (tensor.column)
       attrs += ", column";
+    if (tensor.vector)
+      attrs += ", vector";
     if (tensor.padValue != 0.0f)
       attrs +=
           std::isinf(tensor.padValue)

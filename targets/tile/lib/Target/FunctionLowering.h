@@ -133,6 +133,10 @@ bool isPaddingOp(mlir::Operation *op);
 llvm::SmallVector<llvm::SmallVector<mlir::Operation *>>
 programGroups(mlir::func::FuncOp fn);
 
+/// On an argument of a split function's part: an output whose contents no
+/// later part (nor the function's caller) reads.
+inline constexpr llvm::StringLiteral kUnreadAfterAttr = "tile.unread_after";
+
 /// One group of a split function as a function of its own (inserted
 /// before the original, named `fn.i`): its arguments are its program's
 /// DRAM tensors, inputs then outputs, and `binds[k]` names what argument

@@ -73,7 +73,8 @@ FailureOr<TensorDecl> strata::tile::tensorFor(Operation *user,
   TensorDecl t = declare(arg, element, rows, cols, output);
   ArrayRef<int64_t> shape = type.getShape();
   // A vector (or a batch of one row) fills every row: a bias.
-  t.replicateRows = type.getNumElements() == shape.back() && rows > 1;
+  t.replicateRows =
+      !shape.empty() && type.getNumElements() == shape.back() && rows > 1;
   if (type.getRank() != 2 || shape[0] != rows || shape[1] != cols)
     t.hostShape.assign(shape.begin(), shape.end());
   return t;
@@ -88,15 +89,16 @@ FailureOr<TensorDecl> strata::tile::flatTensorFor(Operation *user,
                                                   bool output) {
   auto type = dyn_cast<MemRefType>(arg.getType());
   Type element = type ? type.getElementType() : Type();
-  if (!type || !type.hasStaticShape() || type.getRank() < 1 ||
-      !(element.isBF16() || element.isF32()))
+  if (!type || !type.hasStaticShape() || !(element.isBF16() || element.isF32()))
     return user->emitError()
            << "the tile target reads bf16 or f32 tensors of static shape; "
               "argument #"
            << arg.getArgNumber() << " is " << arg.getType();
   TensorDecl t = declare(arg, element, rows, cols, output);
   t.hostShape.assign(type.getShape().begin(), type.getShape().end());
-  t.flatten = true;
+  // A scalar (rank 0) is one row of one.
+  t.flatten = !t.hostShape.empty();
+  t.vector = t.hostShape.empty();
   return t;
 }
 
@@ -156,7 +158,9 @@ FailureOr<Schedule> strata::tile::scratchpadScheduleOf(linalg::LinalgOp op) {
   FailureOr<std::optional<Schedule>> s = getSchedule(op, op.getNumLoops());
   if (failed(s))
     return failure();
-  if (!*s || (*s)->tiles.empty() || (*s)->registerTile.empty())
+  // An op on scalars has no loop, so no register tile.
+  if (!*s || (*s)->tiles.empty() ||
+      ((*s)->registerTile.empty() && op.getNumLoops() != 0))
     return op->emitError() << "the tile target needs the op's scratchpad "
                               "schedule (#strata.schedule from S3)";
   return **s;

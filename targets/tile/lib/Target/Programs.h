@@ -37,6 +37,9 @@ struct TensorDecl {
   float padValue = 0.0f;      // what the padding holds (inputs)
   bool column = false; // host data [.., n] is column 0 of n rows (a vector
                        // of per-row results)
+  bool vector = false; // host data's elements in order, whatever its shape
+                       // ([n], [1, n], [n, 1], a scalar): one row of them,
+                       // or with `column` one column
 };
 
 /// The dialect's spelling of an element type name (bfp8 -> !tile.bfp8).

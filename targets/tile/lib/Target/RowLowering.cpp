@@ -141,6 +141,8 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
   auto last = llvm::find_if(llvm::reverse(ops), [](linalg::LinalgOp op) {
     return isa<linalg::GenericOp>(op.getOperation());
   });
+  Value lastOut =
+      last != ops.rend() ? linalg::LinalgOp(*last).getDpsInits()[0] : Value();
   for (linalg::LinalgOp op : ops) {
     if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
       fills[fill.getDpsInits()[0]] = fill.getInputs()[0];
@@ -273,6 +275,16 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
       tensors.push_back({arg->getArgNumber(), *t});
       step.result = "out";
     } else {
+      // A row program writes one result to DRAM: a function split into
+      // programs whose row part must also pass on an intermediate (a
+      // softmax's exponentials read transposed by the next part) is not
+      // lowered, rather than leaving that tensor unwritten.
+      auto arg = dyn_cast<BlockArgument>(out);
+      if (arg && out != lastOut &&
+          !fn.getArgAttr(arg.getArgNumber(), kUnreadAfterAttr))
+        return generic.emitError()
+               << "the tile target's row programs write one result; this "
+                  "op's is needed after the program too";
       step.result = addBuffer("r" + std::to_string(p.steps.size()), "f32",
                               vectorResult, 1);
       contents[out] = step.result;

@@ -283,6 +283,34 @@ strata::tile::splitFunction(func::FuncOp fn,
     return name;
   };
 
+  // Per group, the buffers it reads before writing them and those it
+  // writes: a later group's reads decide whether a buffer's contents are
+  // still needed after a group.
+  SmallVector<DenseSet<Value>> readFirst(groups.size()), wrote(groups.size());
+  for (auto [index, group] : llvm::enumerate(groups))
+    for (Operation *op : group) {
+      SmallVector<Value> reads, writes;
+      accesses(op, reads, writes);
+      for (Value v : reads)
+        if (!wrote[index].contains(rootOf(v)))
+          readFirst[index].insert(rootOf(v));
+      for (Value v : writes)
+        wrote[index].insert(rootOf(v));
+    }
+  // Whether what group `index` leaves in `v` is read later: by a later
+  // group before one writes it again, or as the function's own argument
+  // (its result) at the end.
+  auto readAfter = [&](size_t index, Value v) {
+    v = rootOf(v);
+    for (size_t later = index + 1; later < groups.size(); ++later) {
+      if (readFirst[later].contains(v))
+        return true;
+      if (wrote[later].contains(v))
+        return false;
+    }
+    return isa<BlockArgument>(v);
+  };
+
   OpBuilder builder(fn);
   SmallVector<ProgramPart> parts;
   for (auto [index, group] : llvm::enumerate(groups)) {
@@ -335,6 +363,12 @@ strata::tile::splitFunction(func::FuncOp fn,
       for (ProgramPart &made : parts)
         made.fn.erase();
     };
+    // An output whose contents nothing reads after this program (a later
+    // one overwrites it first) may stay a temporary of the program.
+    for (auto [i, v] : llvm::enumerate(out))
+      if (!readAfter(index, v))
+        partFn.setArgAttr(in.size() + i, kUnreadAfterAttr,
+                          builder.getUnitAttr());
     Block *body = partFn.addEntryBlock();
     OpBuilder inside = OpBuilder::atBlockEnd(body);
     IRMapping map;
