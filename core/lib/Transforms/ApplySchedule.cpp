@@ -1187,13 +1187,20 @@ LogicalResult fuseGroup(RewriterBase &rw, linalg::LinalgOp root,
   // the whole result.
   if (contractions && groupLoop) {
     SmallVector<LoopLikeOpInterface> nest;
-    if (isa<scf::ForallOp>(outside))
+    size_t grids = isa<scf::ForallOp>(outside) ? 1 : 0;
+    if (grids)
       nest.push_back(cast<LoopLikeOpInterface>(outside));
     for (scf::ForOp loop : rowLoops)
       nest.push_back(cast<LoopLikeOpInterface>(loop.getOperation()));
     if (epilogueOf(nest.back())) {
+      // Fusing a consumer replaces the loops (with more results): `nest`
+      // is updated, and the group's loops are read back from it.
       fuseEpilogues(rw, nest);
       dropUnreadResults(rw, nest);
+      if (grids)
+        outside = nest.front();
+      for (size_t i = 0; i < rowLoops.size(); ++i)
+        rowLoops[i] = cast<scf::ForOp>(nest[grids + i].getOperation());
     }
   }
   SmallVector<int64_t> tiledDims;
