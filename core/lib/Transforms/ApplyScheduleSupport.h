@@ -1,4 +1,4 @@
-//===- ApplyScheduleSupport.h - S2/S4 helpers shared by their files -*- C++
+//===- ApplyScheduleSupport.h - Shared S2/S4 helpers ------------*- C++ -*-===//
 //-*-===//
 //
 // The tiling and fusion helpers of strata-apply-schedule (ApplySchedule.cpp)
@@ -20,6 +20,11 @@ namespace strata::apply {
 
 /// Marks the root of a fusion group while it is tiled.
 inline constexpr llvm::StringLiteral kRootAttrName = "strata.root";
+/// Marks the result of a packing copy until it is hoisted.
+inline constexpr llvm::StringLiteral kPackedAttrName = "strata.packed";
+/// Marks the reduction loops of register tiles, whose accumulators stay in
+/// registers (hoistAccumulators).
+inline constexpr llvm::StringLiteral kAccumulateAttrName = "strata.accumulate";
 
 /// The kind a schedule on `op` names; "" when it has none.
 std::string scheduleKind(mlir::Operation *op);
@@ -49,7 +54,8 @@ tile(mlir::RewriterBase &rw, mlir::Operation *op, llvm::ArrayRef<int64_t> sizes,
      bool fuseFills = false);
 
 /// The elementwise op that alone reads `op`'s (or the loop nest's around
-/// it) result, if it can run on each output tile where the tile is made.
+/// it) result, if it can run on each output tile where the tile is made
+/// (EpilogueFusion.cpp).
 mlir::linalg::LinalgOp epilogueOf(mlir::Operation *op);
 
 /// Fuses the chain of epilogues of the nest [`grid` (an scf.forall, or
@@ -59,6 +65,15 @@ mlir::linalg::LinalgOp epilogueOf(mlir::Operation *op);
 void fuseEpiloguesIntoNest(
     mlir::RewriterBase &rw, mlir::Operation *&grid,
     llvm::SmallVectorImpl<mlir::LoopLikeOpInterface> &loops);
+
+/// Moves each packing copy (marked kPackedAttrName), with what it is
+/// computed from, out of the loops it does not depend on (HoistTiles.cpp).
+void hoistPacking(mlir::Operation *root);
+
+/// Keeps the accumulators of register tiles (reduction loops marked
+/// kAccumulateAttrName) in vectors across their loop: read before it,
+/// written after it (HoistTiles.cpp).
+void hoistAccumulators(mlir::RewriterBase &rw, mlir::Operation *root);
 
 /// S2's fusion groups (FusionGroups.cpp), formed in `scope`.
 mlir::LogicalResult fuseGroups(mlir::RewriterBase &rw, mlir::Operation *scope);
