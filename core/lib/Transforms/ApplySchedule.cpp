@@ -11,7 +11,9 @@
 //                 (masked where its extent is not static);
 //   5. cleanup:   copies and slices move to the outermost loop they depend
 //                 on, and accumulators are read once before a reduction loop
-//                 and written once after it.
+//                 and written once after it (HoistTiles.cpp).
+// S2's fusion groups are formed first (FusionGroups.cpp); a contraction's
+// epilogue is fused into its output tiles (EpilogueFusion.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Dialect/Strata/IR/StrataDialect.h"

@@ -85,6 +85,11 @@ std::optional<Read> readOf(linalg::GenericOp op, OpOperand &operand) {
   return std::nullopt;
 }
 
+/// A vector or scalar read: what addBroadcastOperand declares.
+bool isBroadcast(std::optional<Read> read) {
+  return read && *read != Read::Whole && *read != Read::Transposed;
+}
+
 /// The DRAM tensor of input `operand`, a vector or scalar read in every row
 /// (PerColumn), every column (PerRow) or every element (Scalar) of an
 /// output of `rows` x `cols`: one row (column, tile) of tiles, its host
@@ -161,8 +166,7 @@ std::optional<std::vector<bool>> transposedReads(linalg::GenericOp op) {
     // Vectors and scalars (over one matrix) are read as in any
     // elementwise op, by the output tile's row or column.
     std::optional<Read> read = readOf(op, *input);
-    bool broadcast =
-        n == 2 && read && *read != Read::Whole && *read != Read::Transposed;
+    bool broadcast = n == 2 && isBroadcast(read);
     if (map != transposed && !map.isIdentity() && !broadcast)
       return std::nullopt;
     reads.push_back(map == transposed);
@@ -213,7 +217,7 @@ FailureOr<std::string> lowerTranspose(const LoweringTarget &target,
   for (OpOperand &operand : op->getOpOperands()) {
     bool output = op.isDpsInit(&operand);
     std::optional<Read> read = readOf(op, operand);
-    if (!output && read && *read != Read::Whole && *read != Read::Transposed) {
+    if (!output && isBroadcast(read)) {
       if (failed(addBroadcastOperand(p, tensors, op, operand, *read, chip, rows,
                                      cols)))
         return failure();
@@ -271,8 +275,7 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
   for (OpOperand &operand : op->getOpOperands()) {
     bool output = op.isDpsInit(&operand);
     std::optional<Read> read = readOf(op, operand);
-    bool vector =
-        !output && read && *read != Read::Whole && *read != Read::Transposed;
+    bool vector = !output && isBroadcast(read);
     if (flat && vector) {
       if (failed(addBroadcastOperand(p, tensors, op, operand, *read, chip, rows,
                                      cols)))

@@ -283,29 +283,38 @@ strata::tile::splitFunction(func::FuncOp fn,
     return name;
   };
 
-  // Per group, the buffers it reads before writing them and those it
-  // writes: a later group's reads decide whether a buffer's contents are
-  // still needed after a group.
-  SmallVector<DenseSet<Value>> readFirst(groups.size()), wrote(groups.size());
-  for (auto [index, group] : llvm::enumerate(groups))
+  // Each group's DRAM tensors: a buffer read before the group writes it
+  // is an input, one it writes an output; one that is both (an in-place
+  // pass) is two tensors of one scratch name, so that the program reads
+  // the old contents and writes the new.
+  SmallVector<SetVector<Value>> inputsOf(groups.size()),
+      outputsOf(groups.size());
+  for (auto [index, group] : llvm::enumerate(groups)) {
+    DenseSet<Value> written;
     for (Operation *op : group) {
       SmallVector<Value> reads, writes;
       accesses(op, reads, writes);
       for (Value v : reads)
-        if (!wrote[index].contains(rootOf(v)))
-          readFirst[index].insert(rootOf(v));
-      for (Value v : writes)
-        wrote[index].insert(rootOf(v));
+        if (!written.contains(rootOf(v)))
+          inputsOf[index].insert(v);
+      for (Value v : writes) {
+        written.insert(rootOf(v));
+        outputsOf[index].insert(v);
+      }
     }
+  }
   // Whether what group `index` leaves in `v` is read later: by a later
   // group before one writes it again, or as the function's own argument
   // (its result) at the end.
   auto readAfter = [&](size_t index, Value v) {
     v = rootOf(v);
+    auto holds = [&](const SetVector<Value> &views) {
+      return llvm::any_of(views, [&](Value w) { return rootOf(w) == v; });
+    };
     for (size_t later = index + 1; later < groups.size(); ++later) {
-      if (readFirst[later].contains(v))
+      if (holds(inputsOf[later]))
         return true;
-      if (wrote[later].contains(v))
+      if (holds(outputsOf[later]))
         return false;
     }
     return isa<BlockArgument>(v);
@@ -314,24 +323,9 @@ strata::tile::splitFunction(func::FuncOp fn,
   OpBuilder builder(fn);
   SmallVector<ProgramPart> parts;
   for (auto [index, group] : llvm::enumerate(groups)) {
-    // The group's DRAM tensors: a buffer read before the group writes it
-    // is an input, one it writes an output; one that is both (an in-place
-    // pass) is two tensors of one scratch name, so that the program reads
-    // the old contents and writes the new.
-    SetVector<Value> inputs, outputs;
+    const SetVector<Value> &inputs = inputsOf[index],
+                           &outputs = outputsOf[index];
     SmallVector<Value> internal; // buffers only this group uses
-    DenseSet<Value> written;
-    for (Operation *op : group) {
-      SmallVector<Value> reads, writes;
-      accesses(op, reads, writes);
-      for (Value v : reads)
-        if (!written.contains(rootOf(v)))
-          inputs.insert(v);
-      for (Value v : writes) {
-        written.insert(rootOf(v));
-        outputs.insert(v);
-      }
-    }
     auto shared = [&](Value v) {
       v = rootOf(v);
       return isa<BlockArgument>(v) || users[v].size() > 1;
