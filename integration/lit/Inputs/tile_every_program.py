@@ -17,11 +17,6 @@ REFUSED = {
     "check-failure.mlir": "non-finite values FAIL",  # fails on purpose
     "cpu-threads.mlir": "the tile target lowers a function made of",
     "element-types.mlir": "takes f64 x f64 operands",
-    # depthwise convolutions and pooling: one op per window position over
-    # strided slices of the input, which no tile program reads yet
-    "windows.mlir": "not lowered: memref.subview",
-    # a slice alone: a strided view copied, which no tile program does yet
-    "unit-dim-stride.mlir": "not lowered: memref.subview",
 }
 
 

@@ -307,11 +307,21 @@ public:
           return llvm::createStringError("tensor @" + tensor.name + " of @" +
                                          name + " binds to nothing");
         HostView view = hostView(program, tensor);
+        auto it = held.find(bind.str());
         if (tensor.role == TensorInfo::Role::Output) {
           outputs.push_back({&tensor, bind.str()});
+          // A DRAM tensor keeps its contents from program to program: one
+          // that writes part of it (a copy into a pad's interior) leaves
+          // the rest as the program before left it.
+          if (it != held.end() &&
+              ShapedType::getNumElements(it->second.shape) ==
+                  ShapedType::getNumElements(view.shape) &&
+              it->second.format == tensor.format &&
+              failed(emulator.writeTensor(
+                  tensor.name, pad(view, tensor, it->second.values))))
+            return diagnostics.error("cannot write @" + tensor.name);
           continue;
         }
-        auto it = held.find(bind.str());
         if (it == held.end())
           return llvm::createStringError("@" + name + " reads @" + bind.str() +
                                          " before any program writes it");

@@ -245,9 +245,12 @@ strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
     return unsupportedFunction(fn, op);
   // Tiles buffered per operand: twice the schedule's tiles per step. A
   // copy (the program's own, or one the entry points add for a result
-  // returned twice) has no schedule from S3: one tile, twice.
+  // returned twice) or a fill with a constant (a pad's) has no schedule
+  // from S3: one tile, twice.
   int64_t stepTiles = 1;
-  if (!linalg::isaCopyOpInterface(op) || op->hasAttr(kScheduleAttrName)) {
+  bool unscheduled =
+      linalg::isaCopyOpInterface(op) || op.getNumDpsInputs() == 0;
+  if (!unscheduled || op->hasAttr(kScheduleAttrName)) {
     FailureOr<Schedule> s = scratchpadScheduleOf(op);
     if (failed(s))
       return failure();

@@ -413,6 +413,19 @@ llvm::Expected<Expression> strata::tile::translateBody(linalg::GenericOp op,
                                                        int firstOperand,
                                                        int64_t capacity,
                                                        Operation *end) {
+  // A constant yielded with nothing computed (a fill, a pad's): the slot
+  // holds zero from the acquire on, plus the constant.
+  auto yield = cast<linalg::YieldOp>(op.getRegion().front().getTerminator());
+  if (!end && firstOperand == 0 && yield.getNumOperands() == 1)
+    if (std::optional<double> c = constantValue(yield.getOperand(0))) {
+      Expression expr;
+      Expression::Step step;
+      step.kind = Expression::Step::Scalar;
+      step.op = "add";
+      step.scalar = float(*c);
+      expr.steps.push_back(step);
+      return expr;
+    }
   llvm::Expected<std::vector<Node>> nodes = nodesOf(op, firstOperand, end);
   if (!nodes)
     return nodes.takeError();

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include <algorithm>
 #include <optional>
@@ -92,6 +93,25 @@ lowerMatmulFunction(const LoweringTarget &target, mlir::func::FuncOp fn,
 mlir::FailureOr<std::string> lowerEltwiseFunction(const LoweringTarget &target,
                                                   mlir::func::FuncOp fn,
                                                   mlir::linalg::GenericOp op);
+/// True when a memref.subview cuts `v` from its buffer (through any
+/// reshapes): a view whose elements are not the whole buffer in order
+/// (StridedViews.cpp).
+bool isStridedView(mlir::Value v);
+/// The buffer under `v`'s chain of subviews and reshapes.
+mlir::Value bufferOf(mlir::Value v);
+/// Gives every linalg op of `fn` that reads or writes a strided view a
+/// buffer of its own, copied from the view before it (an input, or an
+/// output whose old value it reads) and into the view after it (an
+/// output): the tile programs read and write whole DRAM tensors, and the
+/// copy program moves views.
+void copyStridedOperands(mlir::func::FuncOp fn);
+/// Makes the output of every elementwise op of `fn` whose body reads the
+/// output's old value an input of the op as well (InPlaceUpdates.cpp).
+void readOldOutputsAsInputs(mlir::func::FuncOp fn);
+/// One copy between (strided views of) two arguments (CopyLowering.cpp).
+mlir::FailureOr<std::string> lowerCopyFunction(const LoweringTarget &target,
+                                               mlir::func::FuncOp fn,
+                                               mlir::memref::CopyOp copy);
 /// Row reductions and elementwise passes over the rows of one 2-D shape.
 mlir::FailureOr<std::string>
 lowerRowFunction(const LoweringTarget &target, mlir::func::FuncOp fn,

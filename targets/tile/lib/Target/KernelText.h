@@ -79,6 +79,14 @@ public:
     ++depth;
     return iv;
   }
+  /// Opens `scf.for %iv = 0 to upper` with a computed bound.
+  std::string beginForTo(const std::string &upper) {
+    std::string iv = fresh();
+    line(llvm::formatv("scf.for {0} = {1} to {2} step {3} {{", iv, c(0), upper,
+                       c(1)));
+    ++depth;
+    return iv;
+  }
   void beginIf(const std::string &cond) {
     line("scf.if " + cond + " {");
     ++depth;

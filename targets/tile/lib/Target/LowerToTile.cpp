@@ -12,7 +12,12 @@
 //   - row reductions and elementwise ops over the rows of one 2-D shape
 //     (a softmax);
 //   - a transpose of a matrix or a batch of them;
-//   - an attention, in one pass (AttentionLowering.cpp).
+//   - an attention, in one pass (AttentionLowering.cpp);
+//   - a copy between strided views of two tensors: a slice, the interior
+//     of a pad (CopyLowering.cpp).
+// Ops that read or write strided views get buffers of their own and copies
+// (StridedViews.cpp); an elementwise op reading its output's old value
+// reads it as an input (InPlaceUpdates.cpp).
 // Any other function made of several of these becomes one program per
 // part, run in order by the runtime (SplitLowering.cpp).
 // This file holds the pass, the choice among the shapes and the helpers
@@ -218,13 +223,14 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
                                      func::FuncOp fn) {
   SmallVector<linalg::LinalgOp> ops;
   Operation *copy = nullptr; // row programs take copies of fills
+  int64_t copies = 0;
   for (Operation &op : fn.getBody().front()) {
     if (isPaddingOp(&op))
       continue; // a convolution's reader pads
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       ops.push_back(linalgOp);
     else if (isa<memref::CopyOp>(op))
-      copy = copy ? copy : &op;
+      copy = copies++ ? copy : &op;
     else if (auto view = dyn_cast<memref::SubViewOp>(op);
              view &&
              llvm::any_of(view.getSource().getUsers(), [](Operation *u) {
@@ -234,11 +240,20 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
       return view.emitError()
              << "the tile target pads a convolution's input with a constant "
                 "only (a tensor.pad yielding a value defined outside it)";
+    else if (isa<memref::SubViewOp>(op) &&
+             llvm::all_of(op.getUsers(), [](Operation *u) {
+               return isa<memref::CopyOp, memref::SubViewOp,
+                          memref::ExpandShapeOp, memref::CollapseShapeOp>(u);
+             }))
+      continue; // a view a copy reads or writes
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
                   arith::ConstantOp, memref::ExpandShapeOp,
                   memref::CollapseShapeOp>(op))
       return unsupportedFunction(fn, &op);
   }
+  // A copy alone: between views of two tensors.
+  if (ops.empty() && copies == 1)
+    return lowerCopyFunction(target, fn, cast<memref::CopyOp>(copy));
   auto opAt = [&](size_t i) {
     return i < ops.size() ? ops[i].getOperation() : nullptr;
   };
@@ -258,6 +273,24 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
            << "the tile target lowers a matrix product right after a zero "
               "fill of its result (optionally followed by an elementwise "
               "epilogue); this one has no such fill";
+  // A fill alone (a split function's, before ops that update the buffer
+  // in place) is the elementwise op yielding its value.
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(opAt(0));
+      !copy && ops.size() == 1 && fill && fill.hasPureBufferSemantics()) {
+    OpBuilder builder(fill);
+    Value value = fill.getInputs()[0];
+    Value init = fill.getDpsInits()[0];
+    auto rank = cast<MemRefType>(init.getType()).getRank();
+    auto generic = linalg::GenericOp::create(
+        builder, fill.getLoc(), TypeRange(), ValueRange(), ValueRange{init},
+        SmallVector<AffineMap>{builder.getMultiDimIdentityMap(rank)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location loc, ValueRange) {
+          linalg::YieldOp::create(b, loc, value);
+        });
+    fill.erase();
+    return lowerEltwiseFunction(target, fn, generic);
+  }
   bool reduces = llvm::any_of(
       ops, [](linalg::LinalgOp op) { return op.getNumReductionLoops() > 0; });
   if (!copy && ops.size() == 1 && isa<linalg::GenericOp>(opAt(0)) && !reduces)
@@ -345,8 +378,11 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       return linalg::deduplicateOperandsAndRemoveDeadResults(
           rewriter, op, /*removeOutputs=*/false);
     });
-    for (auto fn : module.getOps<func::FuncOp>())
+    for (auto fn : module.getOps<func::FuncOp>()) {
       forwardCopiedTemporaries(fn);
+      copyStridedOperands(fn);
+      readOldOutputsAsInputs(fn);
+    }
     LoweringTarget target{*chip, **description, fidelity};
     // Parses a program's text and places it before `fn`; the program's ops
     // report at the function they implement.

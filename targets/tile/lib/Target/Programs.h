@@ -202,6 +202,30 @@ struct AttentionPlan {
 };
 std::string writeAttentionProgram(const AttentionPlan &plan);
 
+/// A copy between strided views of two DRAM tensors (CopyProgram.cpp): a
+/// slice, the interior of a pad, any memref.copy. Element `idx` of the
+/// view (row-major over `shape`, no dimension of size one) is element
+/// `offset + sum(idx[k] * strides[k])` of its tensor in the host's
+/// row-major order; the program declares each tensor flat, as
+/// [elements / last, last].
+struct CopyPlan : GridProgram {
+  struct Side {
+    TensorDecl tensor;
+    int64_t offset = 0;
+    std::vector<int64_t> strides; // one per dimension of `shape`
+    int64_t last = 1;             // the tensor's last dimension
+    /// Every row of the view (its last dimension) is consecutive elements
+    /// of one row of the tensor: read or written a face row at a time.
+    bool contiguous = false;
+  };
+  std::vector<TensorDecl> tensors; // declaration order (the function's)
+  Side from, to;
+  std::vector<int64_t> shape;
+  int64_t elementBytes = 4;
+  int64_t faceRows = 16, faceCols = 16;
+};
+std::string writeCopyProgram(const CopyPlan &plan);
+
 /// Shared by the writers: the declaration of a DRAM tensor.
 std::string declareTensor(const TensorDecl &tensor);
 /// Reads the rows x cols A tiles of a convolution at tile (row0, col0) of

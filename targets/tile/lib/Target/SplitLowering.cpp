@@ -4,7 +4,8 @@
 // transpose, a batch matmul and its scale, a softmax, another batch
 // matmul) is cut at op boundaries into groups, each one of those shapes: a
 // zero fill with its product and an optional elementwise epilogue, a
-// transpose, a run of row reductions and passes, a lone elementwise op.
+// transpose, a run of row reductions and passes, a lone elementwise op, a
+// copy from or into a strided view (declaring the view's whole buffer).
 // Each group becomes a function of its own whose arguments are the DRAM
 // tensors of its program: the function's arguments it uses and the buffers
 // it shares with other groups, which become scratch tensors in DRAM. The
@@ -44,17 +45,23 @@ bool isPermutedCopy(Operation *op) {
 /// buffer) stands for. The runtime keeps tensors between programs in the
 /// host's row-major order, where a reshape moves nothing: a view and its
 /// buffer are one DRAM tensor, each program declaring it in its own shape.
-Value rootOf(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
-      break;
-    v = def->getOperand(0);
-  }
-  return v;
-}
+/// A strided view (a subview) is part of its buffer as well.
+Value rootOf(Value v) { return bufferOf(v); }
 
 bool isReshape(Operation &op) {
   return isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
+}
+
+/// What a copy program declares of a view it reads or writes: the whole
+/// buffer when a subview cuts the view (its layout says where in the
+/// buffer the view lies), else the view in its own shape.
+Value withoutSubviews(Value v) { return isStridedView(v) ? rootOf(v) : v; }
+
+/// A copy from or into a strided view: a program of its own.
+bool isViewCopy(Operation *op) {
+  auto copy = dyn_cast<memref::CopyOp>(op);
+  return copy &&
+         (isStridedView(copy.getSource()) || isStridedView(copy.getTarget()));
 }
 
 /// A zero fill waits until the op before the first other use of its
@@ -85,12 +92,17 @@ bool reduces(Operation *op) {
 }
 
 /// What `op` reads and writes of the buffers: inputs (and outputs whose
-/// old contents its body uses) are read, outputs written.
+/// old contents its body uses) are read, outputs written. A copy into a
+/// strided view writes part of its buffer (`partial`): the rest keeps what
+/// the programs before left there.
 void accesses(Operation *op, SmallVectorImpl<Value> &reads,
-              SmallVectorImpl<Value> &writes) {
+              SmallVectorImpl<Value> &writes,
+              SmallVectorImpl<Value> *partial = nullptr) {
   if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-    reads.push_back(copy.getSource());
-    writes.push_back(copy.getTarget());
+    reads.push_back(withoutSubviews(copy.getSource()));
+    writes.push_back(withoutSubviews(copy.getTarget()));
+    if (partial && writes.back() != copy.getTarget())
+      partial->push_back(writes.back());
     return;
   }
   auto linalgOp = cast<linalg::LinalgOp>(op);
@@ -114,7 +126,7 @@ strata::tile::programGroups(func::FuncOp fn) {
     if (isa<linalg::LinalgOp, memref::CopyOp>(op))
       ops.push_back(&op);
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
-                  arith::ConstantOp>(op) &&
+                  arith::ConstantOp, memref::SubViewOp>(op) &&
              !isReshape(op))
       return {}; // no program takes it: the one-program lowering names it
   }
@@ -197,7 +209,7 @@ strata::tile::programGroups(func::FuncOp fn) {
       groups.push_back(group);
       continue;
     }
-    if (isProduct(ops[i]) || isPermutedCopy(ops[i])) {
+    if (isProduct(ops[i]) || isPermutedCopy(ops[i]) || isViewCopy(ops[i])) {
       flush();
       groups.push_back({ops[i]});
       continue;
@@ -288,12 +300,13 @@ strata::tile::splitFunction(func::FuncOp fn,
   // pass) is two tensors of one scratch name, so that the program reads
   // the old contents and writes the new.
   SmallVector<SetVector<Value>> inputsOf(groups.size()),
-      outputsOf(groups.size());
+      outputsOf(groups.size()), partialOf(groups.size());
   for (auto [index, group] : llvm::enumerate(groups)) {
     DenseSet<Value> written;
     for (Operation *op : group) {
-      SmallVector<Value> reads, writes;
-      accesses(op, reads, writes);
+      SmallVector<Value> reads, writes, partial;
+      accesses(op, reads, writes, &partial);
+      partialOf[index].insert(partial.begin(), partial.end());
       for (Value v : reads)
         if (!written.contains(rootOf(v)))
           inputsOf[index].insert(v);
@@ -312,7 +325,7 @@ strata::tile::splitFunction(func::FuncOp fn,
       return llvm::any_of(views, [&](Value w) { return rootOf(w) == v; });
     };
     for (size_t later = index + 1; later < groups.size(); ++later) {
-      if (holds(inputsOf[later]))
+      if (holds(inputsOf[later]) || holds(partialOf[later]))
         return true;
       if (holds(outputsOf[later]))
         return false;
@@ -386,15 +399,35 @@ strata::tile::splitFunction(func::FuncOp fn,
     // Views of the group's own buffers come along with them.
     std::function<void(Value)> viewOf = [&](Value v) {
       Operation *def = v.getDefiningOp();
-      if (map.contains(v) || !def || !isReshape(*def))
+      if (map.contains(v) || !def || !isReshape(*def) || isStridedView(v))
         return;
       viewOf(def->getOperand(0));
       inside.clone(*def, map);
     };
+    // A strided view is cut inside the part from the buffer its program
+    // declares: the output argument when the op writes through it.
+    std::function<void(Value)> subviewOf = [&](Value v) {
+      Operation *view = v.getDefiningOp();
+      if (!isStridedView(v) || map.contains(v))
+        return;
+      Value source = view->getOperand(0);
+      subviewOf(source);
+      if (!shared(source))
+        viewOf(source);
+      inside.clone(*view, map);
+    };
     for (Operation *op : group) {
-      for (Value v : op->getOperands())
+      if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        Value target = withoutSubviews(copy.getTarget());
+        auto at = llvm::find(out, target);
+        if (target != copy.getTarget() && at != out.end())
+          map.map(target, body->getArgument(in.size() + (at - out.begin())));
+      }
+      for (Value v : op->getOperands()) {
         if (!shared(v))
           viewOf(v);
+        subviewOf(v);
+      }
       Operation *clone = inside.clone(*op, map);
       // The first write of an output tensor goes to its output argument
       // (inputs of the same op still read the input tensor); later ops
