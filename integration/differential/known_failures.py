@@ -146,7 +146,21 @@ KNOWN_FAILURES = [
           "two products, then x - row max and x / (1 + y^2) (seed 31337, "
           "case 61): 3.2e-3",
           targets=TILE_TARGETS,
-          applies=lambda case: case.dtype == "f32" and contractions(case) >= 2),
+          applies=lambda case: contractions(case) >= 2
+          and (case.dtype == "f32" or "xf32>" in case.text)),
+    Known("tile-bf16-dot-products-tolerance",
+          "seed 505 case 36: linalg.dot of two tensor<128xbf16> into a bf16 "
+          "scalar (beside a softmax, a transpose and a convolution)",
+          "--target=tile-wormhole-n150 (and p150) --check --seed=1106927442: "
+          "relative error 2.3e-2 against bf16's 2e-2 (host: 0): on a grid "
+          "of scratchpads strata-row-reductions splits a dot into its "
+          "products, an elementwise op in the body's type (bf16, as the "
+          "op's body computes them), and their row sum; each product "
+          "rounded to bf16 carries 2^-9 of itself into a sum that cancels, "
+          "where the host keeps the products in f32 registers",
+          targets=TILE_TARGETS,
+          applies=lambda case: case.dtype != "f32"
+          and any(op.startswith(("dot", "matvec", "vecmat")) for op in case.ops)),
 ]
 
 AVOIDED = {k.name for k in KNOWN_FAILURES if k.avoid}

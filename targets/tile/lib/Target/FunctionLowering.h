@@ -105,6 +105,11 @@ mlir::Value bufferOf(mlir::Value v);
 /// output): the tile programs read and write whole DRAM tensors, and the
 /// copy program moves views.
 void copyStridedOperands(mlir::func::FuncOp fn);
+/// Gives every op of `fn` that accumulates into a buffer holding a fill
+/// (a product, a reduction) that fill just before it, turns copies of a
+/// filled buffer into fills and drops fills nothing reads
+/// (FillForwarding.cpp).
+void forwardFills(mlir::func::FuncOp fn);
 /// Makes the output of every elementwise op of `fn` whose body reads the
 /// output's old value an input of the op as well (InPlaceUpdates.cpp).
 void readOldOutputsAsInputs(mlir::func::FuncOp fn);

@@ -381,6 +381,7 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
     for (auto fn : module.getOps<func::FuncOp>()) {
       forwardCopiedTemporaries(fn);
       copyStridedOperands(fn);
+      forwardFills(fn);
       readOldOutputsAsInputs(fn);
     }
     LoweringTarget target{*chip, **description, fidelity};

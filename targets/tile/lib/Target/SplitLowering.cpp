@@ -405,15 +405,15 @@ strata::tile::splitFunction(func::FuncOp fn,
       inside.clone(*def, map);
     };
     // A strided view is cut inside the part from the buffer its program
-    // declares: the output argument when the op writes through it.
-    std::function<void(Value)> subviewOf = [&](Value v) {
+    // declares (through the reshapes and subviews between them): the
+    // output argument when the op writes through it.
+    std::function<void(Value)> chainOf = [&](Value v) {
       Operation *view = v.getDefiningOp();
-      if (!isStridedView(v) || map.contains(v))
+      if (map.contains(v) || !view ||
+          !isa<memref::SubViewOp, memref::ExpandShapeOp,
+               memref::CollapseShapeOp>(view))
         return;
-      Value source = view->getOperand(0);
-      subviewOf(source);
-      if (!shared(source))
-        viewOf(source);
+      chainOf(view->getOperand(0));
       inside.clone(*view, map);
     };
     for (Operation *op : group) {
@@ -424,9 +424,10 @@ strata::tile::splitFunction(func::FuncOp fn,
           map.map(target, body->getArgument(in.size() + (at - out.begin())));
       }
       for (Value v : op->getOperands()) {
-        if (!shared(v))
+        if (isStridedView(v))
+          chainOf(v);
+        else if (!shared(v))
           viewOf(v);
-        subviewOf(v);
       }
       Operation *clone = inside.clone(*op, map);
       // The first write of an output tensor goes to its output argument
