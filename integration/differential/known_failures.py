@@ -71,22 +71,6 @@ KNOWN_FAILURES = [
           "memref.copy of 512x1 per core, lowered to one straight-line block "
           "on which LLVM's X86 instruction selection takes quadratic time",
           avoid=True),
-    Known("tile-shared-value",
-          "softmax s returned and read by a second softmax (a product "
-          "returned and read by its epilogue, and a row result returned and "
-          "read by a later elementwise op, run since "
-          "integration/lit/Tile/plugin-run-shared-values.mlir)",
-          "--target=tile-wormhole-n150 (and p150): @case has 2 input and 1 "
-          "output tensors; the launch gives 2 and 2 with 4 buffers; in "
-          "longer programs 'no program of @case writes its output #1' or "
-          "'@case.2 reads @tmp0 before any program writes it': a value that "
-          "two ops read, or an op and the return (a row maximum, a product "
-          "and its epilogue), loses all but one reader when the function is "
-          "split into programs; the double softmax now stops at compile "
-          "time: 'this op accumulates into a buffer that its program reads "
-          "from DRAM' (bufferization reuses the first softmax's filled "
-          "accumulator in the second)",
-          targets=TILE_TARGETS, applies=lambda case: bool(case.shared)),
     Known("f16-intermediates-f32-tolerance",
           "linalg.tanh on tensor<8x64xf16>, then linalg.matmul with a "
           "64x16 f16 weight into tensor<8x16xf32>",

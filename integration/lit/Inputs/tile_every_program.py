@@ -15,7 +15,6 @@ from pathlib import Path
 REFUSED = {
     "attention_causal.mlir": "'linalg.index' has no tile-engine equivalent",
     "check-failure.mlir": "non-finite values FAIL",  # fails on purpose
-    "cpu-threads.mlir": "the tile target lowers a function made of",
     "element-types.mlir": "takes f64 x f64 operands",
 }
 

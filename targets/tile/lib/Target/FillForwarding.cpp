@@ -7,7 +7,11 @@
 // fill and its product; a row reduction's fill), so a copy of a buffer
 // known to hold a fill becomes a fill of its own, every op that
 // accumulates into a filled buffer gets a fill just before it, and a fill
-// whose buffer is filled again before anything reads it goes.
+// whose buffer is filled again before anything reads it goes. Views (a
+// subview of an output) are tracked as well: a fill copied into a view
+// and copied out again for an op that accumulates there (an iteration of
+// a program's own parallel loop) is that fill, and a copy into a view
+// that a later write replaces whole before anything reads it goes.
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionLowering.h"
@@ -48,25 +52,54 @@ bool touches(Operation *op, Value buffer) {
   });
   return result.wasInterrupted();
 }
+/// What `filled` is keyed by for `v`: its buffer when `v` is all of it,
+/// else the view itself.
+Value keyOf(Value v) { return isWhole(v) ? bufferOf(v) : v; }
+
+/// Whether `op` writes every element of view `target` without reading its
+/// buffer: a copy into exactly that view from another buffer, or a fill.
+bool overwrites(Operation *op, Value target) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return copy.getTarget() == target &&
+           bufferOf(copy.getSource()) != bufferOf(target);
+  auto fill = dyn_cast<linalg::FillOp>(op);
+  return fill && fill.hasPureBufferSemantics() &&
+         keyOf(fill.getDpsInits()[0]) == keyOf(target);
+}
 } // namespace
 
 void strata::tile::forwardFills(func::FuncOp fn) {
   Block &body = fn.getBody().front();
-  DenseMap<Value, linalg::FillOp> filled; // buffer -> the fill it holds
+  // A buffer, or a view of one, -> the fill it holds.
+  DenseMap<Value, linalg::FillOp> filled;
   SmallVector<linalg::FillOp> fills;
   OpBuilder builder(fn.getContext());
+  auto forget = [&](Value buffer) {
+    SmallVector<Value> keys;
+    for (auto &entry : filled)
+      if (bufferOf(entry.first) == buffer)
+        keys.push_back(entry.first);
+    for (Value key : keys)
+      filled.erase(key);
+  };
   for (Operation &op : llvm::make_early_inc_range(body)) {
     if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-      auto it = filled.find(bufferOf(copy.getSource()));
-      if (it != filled.end() && isWhole(copy.getSource()) &&
-          isWhole(copy.getTarget())) {
+      auto it = filled.find(keyOf(copy.getSource()));
+      if (it != filled.end()) {
+        linalg::FillOp fill = it->second;
+        Value target = copy.getTarget();
+        forget(bufferOf(target));
+        if (!isWhole(target)) {
+          // A view of another buffer holds the fill now.
+          filled[target] = fill;
+          continue;
+        }
         builder.setInsertionPoint(copy);
-        auto fill =
-            linalg::FillOp::create(builder, copy.getLoc(),
-                                   it->second.getInputs()[0], copy.getTarget());
+        auto copied = linalg::FillOp::create(builder, copy.getLoc(),
+                                             fill.getInputs()[0], target);
         copy.erase();
-        filled[bufferOf(fill.getDpsInits()[0])] = fill;
-        fills.push_back(fill);
+        filled[bufferOf(target)] = copied;
+        fills.push_back(copied);
         continue;
       }
     }
@@ -91,7 +124,7 @@ void strata::tile::forwardFills(func::FuncOp fn) {
       continue;
     }
     for (Value buffer : *writes)
-      filled.erase(buffer);
+      forget(buffer);
     if (auto fill = dyn_cast<linalg::FillOp>(op);
         fill && fill.hasPureBufferSemantics() &&
         isWhole(fill.getDpsInits()[0])) {
@@ -99,16 +132,27 @@ void strata::tile::forwardFills(func::FuncOp fn) {
       fills.push_back(fill);
     }
   }
-  // A fill whose buffer is filled whole again before any op reads it, or
-  // that nothing reads at all (a temporary), has no effect.
+  // A write whose view is written whole again before any op reads its
+  // buffer, or a fill that nothing reads at all (a temporary), has no
+  // effect. Copies into views go first: a fill they copied may go then.
+  SmallVector<memref::CopyOp> copies(body.getOps<memref::CopyOp>());
+  for (memref::CopyOp copy : copies) {
+    Value buffer = bufferOf(copy.getTarget());
+    for (Operation *op = copy->getNextNode(); op; op = op->getNextNode()) {
+      if (!touches(op, buffer) || isa<memref::DeallocOp>(op))
+        continue;
+      if (overwrites(op, copy.getTarget()))
+        copy.erase();
+      break;
+    }
+  }
   for (linalg::FillOp fill : fills) {
     Value buffer = bufferOf(fill.getDpsInits()[0]);
     bool dead = !isa<BlockArgument>(buffer);
     for (Operation *op = fill->getNextNode(); op; op = op->getNextNode()) {
       if (!touches(op, buffer) || isa<memref::DeallocOp>(op))
         continue;
-      auto again = dyn_cast<linalg::FillOp>(op);
-      dead = again && isWhole(again.getDpsInits()[0]);
+      dead = overwrites(op, fill.getDpsInits()[0]);
       break;
     }
     if (dead)

@@ -110,6 +110,10 @@ void copyStridedOperands(mlir::func::FuncOp fn);
 /// filled buffer into fills and drops fills nothing reads
 /// (FillForwarding.cpp).
 void forwardFills(mlir::func::FuncOp fn);
+/// Unrolls every scf.forall of `fn` into its iterations, their offsets
+/// folded into static subviews; an error names a loop of dynamic bounds
+/// or too many iterations (ParallelLoops.cpp).
+mlir::LogicalResult unrollParallelLoops(mlir::func::FuncOp fn);
 /// Makes the output of every elementwise op of `fn` whose body reads the
 /// output's old value an input of the op as well (InPlaceUpdates.cpp).
 void readOldOutputsAsInputs(mlir::func::FuncOp fn);

@@ -342,6 +342,10 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       module.emitError() << llvm::toString(chip.takeError());
       return signalPassFailure();
     }
+    // A program's own parallel loops run iteration by iteration.
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (failed(unrollParallelLoops(fn)))
+        return signalPassFailure();
     // Named elementwise ops (linalg.add, ...) as generics, keeping their
     // schedules: the expression translator reads generic bodies.
     IRRewriter rewriter(module.getContext());
