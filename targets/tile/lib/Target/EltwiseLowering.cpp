@@ -233,6 +233,12 @@ FailureOr<std::string> lowerTranspose(const LoweringTarget &target,
 }
 } // namespace
 
+bool strata::tile::isElementwiseRead(linalg::GenericOp op, OpOperand &operand) {
+  std::optional<Read> read = readOf(op, operand);
+  // Transposed reads: of a matrix or a batch of them (lowerTranspose).
+  return read && (*read != Read::Transposed || op.getNumLoops() <= 3);
+}
+
 FailureOr<std::string>
 strata::tile::lowerEltwiseFunction(const LoweringTarget &target,
                                    func::FuncOp fn, linalg::GenericOp op) {

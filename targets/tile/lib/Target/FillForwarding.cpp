@@ -34,9 +34,8 @@ std::optional<SmallVector<Value>> writesOf(Operation *op) {
       writes.push_back(bufferOf(init));
     return writes;
   }
-  if (isa<memref::AllocOp, memref::DeallocOp, memref::SubViewOp,
-          memref::ExpandShapeOp, memref::CollapseShapeOp, arith::ConstantOp,
-          func::ReturnOp>(op))
+  if (isViewOp(op) || isa<memref::AllocOp, memref::DeallocOp, arith::ConstantOp,
+                          func::ReturnOp>(op))
     return SmallVector<Value>{};
   return std::nullopt;
 }

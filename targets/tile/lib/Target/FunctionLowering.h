@@ -89,13 +89,20 @@ mlir::FailureOr<std::string>
 lowerMatmulFunction(const LoweringTarget &target, mlir::func::FuncOp fn,
                     mlir::linalg::FillOp fill, mlir::linalg::LinalgOp matmul,
                     mlir::linalg::LinalgOp epilogueOp);
+/// Whether an elementwise program reads input `operand` of `op` as its map
+/// says: whole, transposed (a matrix or a batch of them), or a vector or
+/// scalar broadcast along rows or columns (EltwiseLowering.cpp).
+bool isElementwiseRead(mlir::linalg::GenericOp op, mlir::OpOperand &operand);
 /// One elementwise op.
 mlir::FailureOr<std::string> lowerEltwiseFunction(const LoweringTarget &target,
                                                   mlir::func::FuncOp fn,
                                                   mlir::linalg::GenericOp op);
-/// True when a memref.subview cuts `v` from its buffer (through any
-/// reshapes): a view whose elements are not the whole buffer in order
-/// (StridedViews.cpp).
+/// A view of a buffer: a subview, a reshape, or a reinterpret_cast (a
+/// permuted or broadcast read, PermutedReads.cpp).
+bool isViewOp(mlir::Operation *op);
+/// True when a memref.subview or a reinterpret_cast cuts `v` from its
+/// buffer (through any reshapes): a view whose elements are not the whole
+/// buffer in order (StridedViews.cpp).
 bool isStridedView(mlir::Value v);
 /// The buffer under `v`'s chain of subviews and reshapes.
 mlir::Value bufferOf(mlir::Value v);
@@ -110,6 +117,11 @@ void copyStridedOperands(mlir::func::FuncOp fn);
 /// filled buffer into fills and drops fills nothing reads
 /// (FillForwarding.cpp).
 void forwardFills(mlir::func::FuncOp fn);
+/// Gives every elementwise op's input read through a permutation or a
+/// broadcast no program takes a buffer of the op's shape, copied from a
+/// strided view of the input; a transpose no program takes becomes that
+/// copy alone (PermutedReads.cpp).
+void copyPermutedReads(mlir::func::FuncOp fn);
 /// Unrolls every scf.forall of `fn` into its iterations, their offsets
 /// folded into static subviews; an error names a loop of dynamic bounds
 /// or too many iterations (ParallelLoops.cpp).

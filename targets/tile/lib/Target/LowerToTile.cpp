@@ -240,10 +240,9 @@ FailureOr<std::string> lowerFunction(const LoweringTarget &target,
       return view.emitError()
              << "the tile target pads a convolution's input with a constant "
                 "only (a tensor.pad yielding a value defined outside it)";
-    else if (isa<memref::SubViewOp>(op) &&
+    else if (isa<memref::SubViewOp, memref::ReinterpretCastOp>(op) &&
              llvm::all_of(op.getUsers(), [](Operation *u) {
-               return isa<memref::CopyOp, memref::SubViewOp,
-                          memref::ExpandShapeOp, memref::CollapseShapeOp>(u);
+               return isa<memref::CopyOp>(u) || isViewOp(u);
              }))
       continue; // a view a copy reads or writes
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
@@ -385,6 +384,7 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
     for (auto fn : module.getOps<func::FuncOp>()) {
       forwardCopiedTemporaries(fn);
       copyStridedOperands(fn);
+      copyPermutedReads(fn);
       forwardFills(fn);
       readOldOutputsAsInputs(fn);
     }

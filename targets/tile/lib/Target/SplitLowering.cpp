@@ -126,8 +126,8 @@ strata::tile::programGroups(func::FuncOp fn) {
     if (isa<linalg::LinalgOp, memref::CopyOp>(op))
       ops.push_back(&op);
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
-                  arith::ConstantOp, memref::SubViewOp>(op) &&
-             !isReshape(op))
+                  arith::ConstantOp>(op) &&
+             !isViewOp(&op))
       return {}; // no program takes it: the one-program lowering names it
   }
   delayFills(ops);
@@ -204,8 +204,7 @@ strata::tile::programGroups(func::FuncOp fn) {
             if (user == ops[i - 1] || user == ops[i] || user == reader ||
                 isa<memref::DeallocOp>(user))
               continue;
-            if (!isa<memref::SubViewOp, memref::ExpandShapeOp,
-                     memref::CollapseShapeOp>(user))
+            if (!isViewOp(user))
               return false;
             views.push_back(user->getResult(0));
           }
@@ -424,9 +423,7 @@ strata::tile::splitFunction(func::FuncOp fn,
     // output argument when the op writes through it.
     std::function<void(Value)> chainOf = [&](Value v) {
       Operation *view = v.getDefiningOp();
-      if (map.contains(v) || !view ||
-          !isa<memref::SubViewOp, memref::ExpandShapeOp,
-               memref::CollapseShapeOp>(view))
+      if (map.contains(v) || !isViewOp(view))
         return;
       chainOf(view->getOperand(0));
       inside.clone(*view, map);

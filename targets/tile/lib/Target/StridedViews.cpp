@@ -15,17 +15,16 @@ using namespace mlir;
 using namespace strata;
 using namespace strata::tile;
 
-namespace {
-bool isViewOp(Operation *op) {
+bool strata::tile::isViewOp(Operation *op) {
   return isa_and_nonnull<memref::SubViewOp, memref::ExpandShapeOp,
-                         memref::CollapseShapeOp>(op);
+                         memref::CollapseShapeOp, memref::ReinterpretCastOp>(
+      op);
 }
-} // namespace
 
 bool strata::tile::isStridedView(Value v) {
   for (Operation *def = v.getDefiningOp(); isViewOp(def);
        def = def->getOperand(0).getDefiningOp())
-    if (isa<memref::SubViewOp>(def))
+    if (isa<memref::SubViewOp, memref::ReinterpretCastOp>(def))
       return true;
   return false;
 }
