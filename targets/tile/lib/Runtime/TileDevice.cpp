@@ -400,7 +400,7 @@ private:
     bool replicateCols = false; // a column [rows x 1] fills every column
     bool flatten = false;
     float padValue = 0.0f; // what the padding of an input holds
-    bool column = false;   // [.., n]: column 0 of n rows
+    bool column = false;   // [.., n]: column 0 of n rows (flatten: of all)
     bool vector = false;   // the elements in order as one row (column)
     int64_t elements() const {
       int64_t n = 1;
@@ -411,8 +411,8 @@ private:
     int64_t rows() const {
       if (vector)
         return column ? elements() : 1;
-      if (column)
-        return shape.back();
+      if (column) // a flat column: one value per row of a stacked batch
+        return flatten ? elements() : shape.back();
       if (flatten) {
         int64_t n = 1;
         for (size_t d = 0; d + 1 < shape.size(); ++d)

@@ -51,6 +51,10 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
   DenseMap<Value, Value> fills;          // memref -> fill value
   SmallVector<std::pair<int64_t, TensorDecl>> tensors;
   int64_t rows = -1, cols = -1, paddedCols = -1;
+  // A batch of matrices that are not whole tile-rows is declared flat
+  // ([elements / cols, cols], its matrices' rows one after another): a
+  // row program's rows are independent, so the batch is one matrix.
+  bool flat = false;
   DenseMap<Value, float> padding; // of whole inputs, when rows are padded
   SmallVector<int64_t> shape;     // of the 2-D tensors (leading dims: a batch)
   // A vector takes one tile, a row `rowsHeld` rows of tiles.
@@ -76,10 +80,12 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
       return user->emitError() << "the tile target reads row programs' "
                                   "per-row vectors from the program itself, "
                                   "not from DRAM";
-    FailureOr<TensorDecl> t = tensorFor(
-        user, *arg,
-        kind == Kind::PerColumn ? p.tileRows : p.rowTiles * p.tileRows,
-        paddedCols, false);
+    int64_t rowsRead =
+        kind == Kind::PerColumn ? p.tileRows : p.rowTiles * p.tileRows;
+    FailureOr<TensorDecl> t =
+        flat && kind == Kind::Whole
+            ? flatTensorFor(user, *arg, rowsRead, paddedCols, false)
+            : tensorFor(user, *arg, rowsRead, paddedCols, false);
     if (failed(t))
       return failure();
     if (kind == Kind::Whole)
@@ -165,19 +171,14 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
         }
       if (!in)
         return unsupportedFunction(fn, op);
-      // A batch of 2-D tensors is one, its matrices stacked: exactly, when
-      // a matrix is whole tile-rows.
+      // A batch of 2-D tensors is one, its matrices stacked (flat when a
+      // matrix is not whole tile-rows).
       shape.assign(in.getShape().begin(), in.getShape().end());
       cols = shape.back();
       rows = 1;
       for (int64_t d : ArrayRef<int64_t>(shape).drop_back())
         rows *= d;
-      if (shape.size() > 2 && shape[shape.size() - 2] % chip.tileRows)
-        return generic.emitError()
-               << "the tile target's row programs stack a batch of matrices "
-                  "of whole tile-rows: "
-               << shape[shape.size() - 2] << " rows are not a multiple of "
-               << chip.tileRows;
+      flat = shape.size() > 2 && shape[shape.size() - 2] % chip.tileRows;
       if (cols % chip.tileCols) {
         FailureOr<DenseMap<Value, float>> chosen = chooseRowPadding(ops);
         if (failed(chosen))
@@ -261,8 +262,11 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
       // A vector result (a row reduction last) is column 0 of one tile
       // per tile-row.
       FailureOr<TensorDecl> t =
-          tensorFor(generic, *arg, p.rowTiles * p.tileRows,
-                    vectorResult ? p.tileCols : paddedCols, true);
+          flat && !vectorResult
+              ? flatTensorFor(generic, *arg, p.rowTiles * p.tileRows,
+                              paddedCols, true)
+              : tensorFor(generic, *arg, p.rowTiles * p.tileRows,
+                          vectorResult ? p.tileCols : paddedCols, true);
       if (failed(t))
         return failure();
       if (vectorResult) {
@@ -270,6 +274,8 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
         t->column = true;
         t->hostShape.assign(outType.getShape().begin(),
                             outType.getShape().end());
+        // Flat: one value per row of the stacked matrices, in order.
+        t->flatten = flat;
       }
       p.out = *t;
       tensors.push_back({arg->getArgNumber(), *t});
