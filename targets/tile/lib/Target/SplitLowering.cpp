@@ -188,6 +188,14 @@ strata::tile::programGroups(func::FuncOp fn) {
                           : linalg::GenericOp();
       // An epilogue writing its result over the product leaves nothing
       // else to read.
+      // The product program's epilogue reads vectors broadcast along its
+      // rows (a bias) besides the product; one that reads a matrix (a
+      // residual) is an elementwise program of its own.
+      auto readsBiasesOnly = [&](linalg::GenericOp reader) {
+        return llvm::all_of(reader.getDpsInputOperands(), [&](OpOperand *in) {
+          return in->getOperandNumber() == 0 || isRowBroadcast(reader, *in);
+        });
+      };
       // The product's buffer is looked at through all of its views: a
       // product written into a reshape of a function output is returned
       // (seed 33 case 2: "no program of @case writes its output #1").
@@ -216,7 +224,7 @@ strata::tile::programGroups(func::FuncOp fn) {
           epilogue.getDpsInputs()[0] == product &&
           epilogue.getMatchingIndexingMap(epilogue.getDpsInputOperand(0))
               .isIdentity() &&
-          onlyReader(epilogue)) {
+          readsBiasesOnly(epilogue) && onlyReader(epilogue)) {
         group.push_back(epilogue);
         ++i;
       }
