@@ -145,14 +145,27 @@ strata::tile::programGroups(func::FuncOp fn) {
       for (Operation *op : part)
         groups.push_back({op});
   };
+  // So is a run cut after the last writer of a buffer that an op after
+  // the run reads (a softmax's exponentials read by a later op of another
+  // shape): that program writes it.
   auto flush = [&] {
     size_t start = 0;
+    auto end = run.empty() ? ops.end() : std::next(llvm::find(ops, run.back()));
+    auto readAfterRun = [&](Value out) {
+      return std::any_of(end, ops.end(), [&](Operation *later) {
+        return llvm::any_of(later->getOperands(), [&](Value v) {
+          return isa<MemRefType>(v.getType()) && rootOf(v) == rootOf(out);
+        });
+      });
+    };
     for (size_t j = 0; j < run.size(); ++j) {
       auto op = dyn_cast<linalg::LinalgOp>(run[j]);
-      if (!op || op.getNumDpsInits() != 1 ||
-          !isa<BlockArgument>(op.getDpsInits()[0]))
+      if (!op || op.getNumDpsInits() != 1 || isa<linalg::FillOp>(run[j]))
         continue;
       Value out = op.getDpsInits()[0];
+      bool argument = isa<BlockArgument>(out), after = readAfterRun(out);
+      if (!argument && !after)
+        continue;
       ArrayRef<Operation *> rest = ArrayRef<Operation *>(run).drop_front(j + 1);
       // Cut after the output's last writer (ops may update it in place).
       bool readLater = llvm::any_of(rest, [&](Operation *later) {
@@ -162,7 +175,7 @@ strata::tile::programGroups(func::FuncOp fn) {
         auto l = dyn_cast<linalg::LinalgOp>(later);
         return l && llvm::is_contained(l.getDpsInits(), out);
       });
-      if (readLater && !writtenLater) {
+      if ((readLater || after) && !writtenLater) {
         emit(ArrayRef<Operation *>(run).slice(start, j + 1 - start));
         start = j + 1;
       }
