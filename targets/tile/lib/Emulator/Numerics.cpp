@@ -263,6 +263,18 @@ void strata::tile::eltwiseUnary(VectorOp op, float *x, int64_t count) {
     for (int64_t i = 0; i < count; ++i)
       x[i] = std::log(x[i]);
     return;
+  case VectorOp::Sin:
+    for (int64_t i = 0; i < count; ++i)
+      x[i] = std::sin(x[i]);
+    return;
+  case VectorOp::Cos:
+    for (int64_t i = 0; i < count; ++i)
+      x[i] = std::cos(x[i]);
+    return;
+  case VectorOp::Erf:
+    for (int64_t i = 0; i < count; ++i)
+      x[i] = std::erf(x[i]);
+    return;
   case VectorOp::Tanh:
     for (int64_t i = 0; i < count; ++i)
       x[i] = std::tanh(x[i]);

@@ -205,13 +205,17 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
       // bf16 to f32 is exact: the value of its operand, in its slot.
       aliases[ext.getResult()] = ext.getIn();
     } else if (isa<math::ExpOp, arith::NegFOp, math::AbsFOp, math::SqrtOp,
-                   math::RsqrtOp, math::TanhOp, math::LogOp>(inst)) {
+                   math::RsqrtOp, math::TanhOp, math::LogOp, math::SinOp,
+                   math::CosOp, math::ErfOp>(inst)) {
       llvm::StringRef kind = isa<math::ExpOp>(inst)     ? "exp"
                              : isa<arith::NegFOp>(inst) ? "neg"
                              : isa<math::AbsFOp>(inst)  ? "abs"
                              : isa<math::SqrtOp>(inst)  ? "sqrt"
                              : isa<math::TanhOp>(inst)  ? "tanh"
                              : isa<math::LogOp>(inst)   ? "log"
+                             : isa<math::SinOp>(inst)   ? "sin"
+                             : isa<math::CosOp>(inst)   ? "cos"
+                             : isa<math::ErfOp>(inst)   ? "erf"
                                                         : "rsqrt";
       error = add(Node::Unary, &inst, kind, {inst.getOperand(0)});
     } else if (auto [kind, x, c] = scalarForm(inst); !kind.empty()) {

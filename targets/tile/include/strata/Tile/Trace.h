@@ -71,13 +71,16 @@ enum class VectorOp : uint8_t {
   Log,
   RoundBf16, ///< to the nearest bf16 value, ties to even
   Rsub,      ///< y - x (a scalar minus the tile)
+  Sin,
+  Cos,
+  Erf,
 };
-constexpr int kVectorOps = int(VectorOp::Rsub) + 1;
+constexpr int kVectorOps = int(VectorOp::Erf) + 1;
 inline const char *vectorOpName(VectorOp op) {
   static const char *const names[] = {
-      "add",  "sub",  "mul",  "max",        "exp", "recip",
-      "gelu", "relu", "sqrt", "rsqrt",      "neg", "abs",
-      "tanh", "min",  "log",  "round_bf16", "rsub"};
+      "add",  "sub",        "mul",   "max", "exp", "recip", "gelu",
+      "relu", "sqrt",       "rsqrt", "neg", "abs", "tanh",  "min",
+      "log",  "round_bf16", "rsub",  "sin", "cos", "erf"};
   return names[int(op)];
 }
 

@@ -47,7 +47,8 @@ def Tile_UnaryKind : I32Enum<"UnaryKind", "elementwise unary operation", [
     I32EnumCase<"exp", 0>, I32EnumCase<"recip", 1>, I32EnumCase<"gelu", 2>,
     I32EnumCase<"relu", 3>, I32EnumCase<"sqrt", 4>, I32EnumCase<"rsqrt", 5>,
     I32EnumCase<"neg", 6>, I32EnumCase<"abs", 7>, I32EnumCase<"tanh", 8>,
-    I32EnumCase<"log", 9>, I32EnumCase<"round_bf16", 10>]> {
+    I32EnumCase<"log", 9>, I32EnumCase<"round_bf16", 10>,
+    I32EnumCase<"sin", 11>, I32EnumCase<"cos", 12>, I32EnumCase<"erf", 13>]> {
   let cppNamespace = "::strata::tile";
 }
 def Tile_UnaryKindAttr : EnumAttr<Tile_Dialect, Tile_UnaryKind, "unary">;

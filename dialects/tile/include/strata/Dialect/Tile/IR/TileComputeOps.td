@@ -127,7 +127,7 @@ def Tile_UnaryOp : Tile_ComputeOp<"unary"> {
   let summary = "Dst[dst] = f(Dst[dst]) on the vector engine";
   let description = [{
     exp, recip (1/x), gelu (tanh form), relu, sqrt, rsqrt, neg, abs, tanh,
-    log (natural), round_bf16 (to the nearest bf16, ties to even; the value
+    log (natural), sin, cos, erf, round_bf16 (to the nearest bf16, ties to even; the value
     stays in Dst's format: a program's own rounding, `arith.truncf` to
     bf16 and back).
   }];
