@@ -218,70 +218,53 @@ void strata::tile::eltwiseBinary(VectorOp op, const float *a, const float *b,
     }
 }
 
-void strata::tile::eltwiseUnary(VectorOp op, float *x, int64_t count) {
+namespace {
+/// One element of a unary vector-engine op (RoundBf16 and the binary ops
+/// excepted: the first rounds the tile as a whole, the others take two
+/// operands).
+float unary(VectorOp op, float v) {
   switch (op) {
   case VectorOp::Exp:
-    for (int64_t i = 0; i < count; ++i)
-      x[i] = std::exp(x[i]);
-    return;
+    return std::exp(v);
   case VectorOp::Recip:
-    for (int64_t i = 0; i < count; ++i)
-      x[i] = 1.0f / x[i];
-    return;
+    return 1.0f / v;
   case VectorOp::Gelu: {
     const float k = std::sqrt(2.0f / float(M_PI));
-    for (int64_t i = 0; i < count; ++i) {
-      float v = x[i];
-      x[i] = 0.5f * v * (1.0f + std::tanh(k * (v + 0.044715f * v * v * v)));
-    }
-    return;
+    return 0.5f * v * (1.0f + std::tanh(k * (v + 0.044715f * v * v * v)));
   }
   case VectorOp::Relu:
-    for (int64_t i = 0; i < count; ++i)
-      x[i] = x[i] > 0.0f ? x[i] : (std::isnan(x[i]) ? x[i] : 0.0f);
-    return;
+    return v > 0.0f ? v : (std::isnan(v) ? v : 0.0f);
   case VectorOp::Sqrt:
-    for (int64_t i = 0; i < count; ++i)
-      x[i] = std::sqrt(x[i]);
-    return;
+    return std::sqrt(v);
   case VectorOp::Rsqrt:
-    for (int64_t i = 0; i < count; ++i)
-      x[i] = 1.0f / std::sqrt(x[i]);
-    return;
+    return 1.0f / std::sqrt(v);
   case VectorOp::Neg:
-    for (int64_t i = 0; i < count; ++i)
-      x[i] = -x[i];
-    return;
+    return -v;
   case VectorOp::Abs:
-    for (int64_t i = 0; i < count; ++i)
-      x[i] = std::fabs(x[i]);
-    return;
-  case VectorOp::RoundBf16:
+    return std::fabs(v);
+  case VectorOp::Log:
+    return std::log(v);
+  case VectorOp::Sin:
+    return std::sin(v);
+  case VectorOp::Cos:
+    return std::cos(v);
+  case VectorOp::Erf:
+    return std::erf(v);
+  case VectorOp::Tanh:
+    return std::tanh(v);
+  default:
+    return v;
+  }
+}
+} // namespace
+
+void strata::tile::eltwiseUnary(VectorOp op, float *x, int64_t count) {
+  if (op == VectorOp::RoundBf16) {
     roundTileToBf16(x, count);
     return;
-  case VectorOp::Log:
-    for (int64_t i = 0; i < count; ++i)
-      x[i] = std::log(x[i]);
-    return;
-  case VectorOp::Sin:
-    for (int64_t i = 0; i < count; ++i)
-      x[i] = std::sin(x[i]);
-    return;
-  case VectorOp::Cos:
-    for (int64_t i = 0; i < count; ++i)
-      x[i] = std::cos(x[i]);
-    return;
-  case VectorOp::Erf:
-    for (int64_t i = 0; i < count; ++i)
-      x[i] = std::erf(x[i]);
-    return;
-  case VectorOp::Tanh:
-    for (int64_t i = 0; i < count; ++i)
-      x[i] = std::tanh(x[i]);
-    return;
-  default:
-    return;
   }
+  for (int64_t i = 0; i < count; ++i)
+    x[i] = unary(op, x[i]);
 }
 
 void strata::tile::reduceAccumulate(bool max, bool rows, const float *a,
