@@ -1,5 +1,6 @@
 //===- HostLowering.cpp - Buffers to LLVM and on to host code -------------===//
 #include "strata/Codegen/HostLowering.h"
+#include "Bf16Truncation.h"
 #include "ParallelObjects.h"
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Runtime/Manifest.h"
@@ -209,6 +210,7 @@ llvm::Error strata::writeHostArtifact(ModuleOp module, EmitKind kind,
   if (!llvmModule)
     return llvm::createStringError("translation to LLVM IR failed");
   exportCInterfaces(*llvmModule);
+  defineBf16Truncation(*llvmModule);
   // The manifest travels in the library: the C string `strata_manifest`.
   if (std::optional<rt::Manifest> manifest = manifestOf(module)) {
     manifest->deviceKind = "host";
