@@ -30,14 +30,6 @@ class Known:
 
 
 KNOWN_FAILURES = [
-    Known("bf16-host",
-          "func(%x: tensor<16xbf16>) { linalg.exp }; also linalg.matmul "
-          "17x8 x 8x16 in bf16 (rows past a register tile)",
-          "strata-run --target=host: cannot load program.so: undefined "
-          "symbol: __truncsfbf2 (math ops other than absf, and the row "
-          "remainder of bf16 matmuls, truncate f32 to bf16 through a libgcc "
-          "call that the host's libgcc lacks; the arith ops are emulated)",
-          targets=("host",), applies=lambda case: case.dtype == "bf16"),
     Known("tile-gelu-erf",
           "0.5 x (1 + erf(x / sqrt 2)) over tensor<32x32xf32>",
           "strata-run --target=tile-wormhole-n150 (and p150) --check: "
