@@ -92,14 +92,19 @@ struct WidenAccumulators
             IRMapping map;
             for (auto [old, now] : llvm::zip(body->getArguments(), args))
               map.map(old, now);
+            // Operands defined above the body (a scale hoisted out of it
+            // as a constant) are read as they are.
             for (Operation &inner : body->without_terminator()) {
               if (isa<arith::ExtFOp>(inner)) {
                 map.map(inner.getResult(0),
-                        toF32(b, bodyLoc, map.lookup(inner.getOperand(0))));
+                        toF32(b, bodyLoc,
+                              map.lookupOrDefault(inner.getOperand(0))));
                 continue;
               }
-              Value lhs = toF32(b, bodyLoc, map.lookup(inner.getOperand(0)));
-              Value rhs = toF32(b, bodyLoc, map.lookup(inner.getOperand(1)));
+              Value lhs =
+                  toF32(b, bodyLoc, map.lookupOrDefault(inner.getOperand(0)));
+              Value rhs =
+                  toF32(b, bodyLoc, map.lookupOrDefault(inner.getOperand(1)));
               Value result =
                   isa<arith::MulFOp>(inner)
                       ? arith::MulFOp::create(b, bodyLoc, lhs, rhs).getResult()
@@ -107,8 +112,8 @@ struct WidenAccumulators
               map.map(inner.getResult(0), result);
             }
             Value yielded = body->getTerminator()->getOperand(0);
-            linalg::YieldOp::create(b, bodyLoc,
-                                    toF32(b, bodyLoc, map.lookup(yielded)));
+            linalg::YieldOp::create(
+                b, bodyLoc, toF32(b, bodyLoc, map.lookupOrDefault(yielded)));
           });
       // Rounded once, into a fresh tensor of the original type.
       Value rounded = convertFloats(rw, loc, generic.getResult(0), narrow);

@@ -121,3 +121,28 @@ func.func @gelu_erf_sum(%arg0: tensor<8x129x7x2xf16>) -> tensor<f16> {
   } -> tensor<f16>
   return %v15 : tensor<f16>
 }
+
+// A sum whose body scales by a value defined above it (a constant that
+// canonicalization hoisted out of the fused rescale and sum) reads that
+// value as it is; the pass crashed on it (differential seed 3500266483,
+// case 20).
+// CHECK-LABEL: func.func @scaled_sum
+// CHECK: %[[S:.*]] = arith.constant 3.906250e-03 : bf16
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<17xbf16>) outs(%{{.*}} : tensor<f32>)
+// CHECK: %[[X:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK: %[[SW:.*]] = arith.extf %[[S]] : bf16 to f32
+// CHECK: arith.mulf %[[X]], %[[SW]] : f32
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
+func.func @scaled_sum(%x: tensor<17xbf16>) -> tensor<bf16> {
+  %s = arith.constant 0.00390625 : bf16
+  %zero = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<bf16>
+  %f = linalg.fill ins(%zero : bf16) outs(%e : tensor<bf16>) -> tensor<bf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : tensor<17xbf16>) outs(%f : tensor<bf16>) {
+  ^bb0(%in: bf16, %acc: bf16):
+    %p = arith.mulf %in, %s : bf16
+    %t = arith.addf %p, %acc : bf16
+    linalg.yield %t : bf16
+  } -> tensor<bf16>
+  return %r : tensor<bf16>
+}
