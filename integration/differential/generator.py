@@ -386,9 +386,6 @@ class Generator:
         # f16/bf16 products accumulate in their own type or into f32.
         if t == "f32" or self.rng.random() < 0.5:
             return t
-        if ("f16-intermediates-f32-tolerance" in self.avoid
-                and not all(v.is_arg for v in operands)):
-            return t
         return "f32"
 
     def contraction_mag(self, a, b, k):

@@ -34,7 +34,8 @@ std::string Manifest::toJson() const {
                                 {"flops", f.flops},
                                 {"bytes", f.bytes},
                                 {"roofline_seconds", f.rooflineSeconds},
-                                {"tolerances", f.tolerances}});
+                                {"tolerances", f.tolerances},
+                                {"input_mantissa_bits", f.inputMantissaBits}});
   return doc.dump();
 }
 
@@ -117,6 +118,9 @@ Result<Manifest> Manifest::fromJson(const std::string &text,
     if (f.contains("tolerances") && f["tolerances"].is_array())
       for (const json &t : f["tolerances"])
         info.tolerances.push_back(t.is_number() ? t.get<double>() : 0.0);
+    if (f.contains("input_mantissa_bits") &&
+        f["input_mantissa_bits"].is_number_integer())
+      info.inputMantissaBits = f["input_mantissa_bits"].get<int64_t>();
     m.functions.push_back(std::move(info));
   }
   return m;

@@ -91,6 +91,16 @@ void strata::buildReferencePipeline(OpPassManager &pm) {
   buildLoopsToLLVMPipeline(pm);
 }
 
+void strata::buildPrecisionReferencePipeline(OpPassManager &pm,
+                                             int64_t mantissaBits) {
+  buildPreparePipeline(pm);
+  addPipeline(pm, "func.func(strata-widen-accumulators,"
+                  "strata-round-contraction-inputs{mantissa-bits=" +
+                      std::to_string(mantissaBits) + "})");
+  buildBufferizePipeline(pm);
+  buildLoopsToLLVMPipeline(pm);
+}
+
 LogicalResult strata::checkFullyLowered(ModuleOp module,
                                         llvm::ArrayRef<std::string> allowed,
                                         llvm::StringRef stage) {

@@ -115,6 +115,18 @@ LogicalResult strata::runReferenceLowering(ModuleOp module,
   return checkFullyLowered(module, {"llvm"}, "the reference lowering");
 }
 
+LogicalResult
+strata::runPrecisionReferenceLowering(ModuleOp module, int64_t mantissaBits,
+                                      const PassManagerHook &hook) {
+  PassManager pm(module.getContext());
+  buildPrecisionReferencePipeline(pm, mantissaBits);
+  if (failed(runLowering(pm, module, hook,
+                         "the lowering of the precision reference")))
+    return failure();
+  return checkFullyLowered(module, {"llvm"},
+                           "the lowering of the precision reference");
+}
+
 llvm::Error strata::writeModule(ModuleOp module, llvm::StringRef path) {
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(path, &error);

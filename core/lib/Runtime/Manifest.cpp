@@ -84,6 +84,7 @@ rt::Manifest strata::attachManifest(rt::Manifest manifest,
     int64_t bits = rounded == narrowed.end() ? 0 : rounded->second.mantissaBits;
     if (int64_t own = roundedMantissaBits(compiled, f.signature.name))
       bits = bits == 0 ? own : std::min(bits, own);
+    f.inputMantissaBits = bits;
     f.tolerances.clear();
     for (const rt::TensorSpec &out : f.signature.outputs)
       f.tolerances.push_back(rt::tolerance(out.type, bits));

@@ -28,6 +28,14 @@ void buildLoopsToLLVMPipeline(mlir::OpPassManager &pm);
 /// LLVM dialect. No tiling, no vectorization: the yardstick for correctness.
 void buildReferencePipeline(mlir::OpPassManager &pm);
 
+/// The reference of the program's own precision: as the reference, but in
+/// the program's types (sums in f32, as every target keeps them) and with
+/// the f32 inputs of contractions cut to `mantissaBits` (0: kept whole), as
+/// a chip's matrix unit reads them. How far it lands from the exact
+/// reference is how far the program's arithmetic itself may.
+void buildPrecisionReferencePipeline(mlir::OpPassManager &pm,
+                                     int64_t mantissaBits);
+
 struct HostCodegenOptions {
   std::string cpu = "native"; ///< LLVM CPU name, or "native"
   std::string features;       ///< LLVM feature string ("+feature,-other")

@@ -57,6 +57,12 @@ mlir::LogicalResult runPluginLowering(mlir::ModuleOp module,
 mlir::LogicalResult runReferenceLowering(mlir::ModuleOp module,
                                          const PassManagerHook &hook = {});
 
+/// The lowering of the reference of the program's own precision (see
+/// buildPrecisionReferencePipeline).
+mlir::LogicalResult
+runPrecisionReferenceLowering(mlir::ModuleOp module, int64_t mantissaBits,
+                              const PassManagerHook &hook = {});
+
 /// Prints `module` to `path` ("-" for stdout), keeping nothing on failure.
 llvm::Error writeModule(mlir::ModuleOp module, llvm::StringRef path);
 

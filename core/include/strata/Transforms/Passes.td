@@ -457,6 +457,33 @@ def StrataWidenAccumulators : Pass<"strata-widen-accumulators"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def StrataRoundContractionInputs : Pass<"strata-round-contraction-inputs"> {
+  let summary = "Read f32 contraction inputs with a matrix unit's mantissa bits";
+  let description = [{
+    For the reference of a program's own precision that `strata-run --check`
+    sizes its tolerance with: every f32 input of a contraction (a linalg op
+    with reduction loops whose body multiplies floats) is read through an
+    elementwise op that keeps only the leading `mantissa-bits` bits of its
+    mantissa (tf32: 10), as a chip's matrix unit that narrows f32 operands
+    reads them. Truncation, the larger error of the two roundings.
+
+    ```mlir
+    %c = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) ...
+    // -> mantissa-bits=10
+    %ar = linalg.generic ... { arith.bitcast, arith.andi %x, -8192, arith.bitcast } ...
+    %br = linalg.generic ... { ... }
+    %c = linalg.matmul ins(%ar, %br : ...) ...
+    ```
+  }];
+  let options = [
+    Option<"mantissaBits", "mantissa-bits", "int64_t", /*default=*/"0",
+           "Explicit mantissa bits kept of f32 inputs (0: inputs unchanged)">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def StrataChannelsLast : Pass<"strata-channels-last"> {
   let summary = "Convolutions as channels-last (NHWC x HWCF) convolutions";
   let description = [{

@@ -27,6 +27,9 @@ struct FunctionInfo {
   double bytes = 0;               ///< the fewest bytes one call moves
   double rooflineSeconds = 0;     ///< the chip's roofline time of that work
   std::vector<double> tolerances; ///< per output: the allowed relative error
+  /// The explicit mantissa bits the chip's matrix units keep of the
+  /// function's f32 operands (tf32: 10); 0 when they keep them whole.
+  int64_t inputMantissaBits = 0;
 };
 
 struct Manifest {

@@ -2,12 +2,10 @@
 //
 // The body of an elementwise linalg.generic becomes a short sequence of
 // accumulator (Dst) operations per tile. First each op becomes a node of
-// the vector engine: GELU in its erf form (0.5 t (1 + erf(t / sqrt 2))) is
-// recognized whole and becomes the vector engine's gelu; max(x, 0) becomes
-// relu, 1 / x recip and x / y recip then mul; arithmetic with a constant
-// operand is the vector engine's scalar form (x * 0.5 -> unary_scalar mul,
-// c - x -> rsub, x / c -> mul by 1 / c). Anything else is an error naming
-// the op.
+// the vector engine: max(x, 0) becomes relu, 1 / x recip and x / y recip then
+// mul; arithmetic with a constant operand is the vector engine's scalar form (x
+// * 0.5 -> unary_scalar mul, c - x -> rsub, x / c -> mul by 1 / c). Anything
+// else is an error naming the op.
 //
 // Then slots are chosen by liveness, so a body may read any value any
 // number of times (a DAG, e.g. GELU in its tanh form). Each value's reads
@@ -52,43 +50,6 @@ bool isConstant(Value v, double expected) {
       int(llvm::APFloat::semanticsPrecision(value.getValue().getSemantics()));
   return std::abs(value.getValueAsDouble() - expected) <=
          std::ldexp(1.0, -precision + 1) * std::max(1.0, std::abs(expected));
-}
-
-/// If `v` is `x * constant` (either order), x.
-Value mulByConstant(Value v, double constant) {
-  auto mul = v.getDefiningOp<arith::MulFOp>();
-  if (!mul)
-    return {};
-  if (isConstant(mul.getRhs(), constant))
-    return mul.getLhs();
-  if (isConstant(mul.getLhs(), constant))
-    return mul.getRhs();
-  return {};
-}
-
-/// If `g` is 0.5 t (1 + erf(t / sqrt 2)), t; the ops in between go to
-/// `inner`.
-Value matchErfGelu(Operation *g, SmallPtrSetImpl<Operation *> &inner) {
-  auto root = dyn_cast<arith::MulFOp>(g);
-  if (!root)
-    return {};
-  for (auto [half, sum] : {std::pair(root.getLhs(), root.getRhs()),
-                           std::pair(root.getRhs(), root.getLhs())}) {
-    Value t = mulByConstant(half, 0.5);
-    auto add = sum.getDefiningOp<arith::AddFOp>();
-    if (!t || !add)
-      continue;
-    Value erfValue = isConstant(add.getRhs(), 1.0)   ? add.getLhs()
-                     : isConstant(add.getLhs(), 1.0) ? add.getRhs()
-                                                     : Value();
-    auto erf = erfValue ? erfValue.getDefiningOp<math::ErfOp>() : nullptr;
-    if (!erf || mulByConstant(erf.getOperand(), M_SQRT1_2) != t)
-      continue;
-    inner.insert(
-        {half.getDefiningOp(), add, erf, erf.getOperand().getDefiningOp()});
-    return t;
-  }
-  return {};
 }
 
 /// `inst` as x op scalar: the operation's name for tile.unary_scalar, x
@@ -147,11 +108,6 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
                                           int firstOperand, Operation *end) {
   Block &body = op.getRegion().front();
   int inputs = int(op.getNumDpsInputs());
-  SmallPtrSet<Operation *, 8> inner;
-  DenseMap<Operation *, Value> gelus;
-  for (Operation &inst : body)
-    if (Value t = matchErfGelu(&inst, inner))
-      gelus[&inst] = t;
   std::vector<Node> nodes;
   llvm::DenseSet<Value> computed;
   DenseMap<Value, Value> aliases; // values that are another's (exact casts)
@@ -176,7 +132,7 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
     return llvm::Error::success();
   };
   for (Operation &inst : body) {
-    if (inner.contains(&inst) || isa<arith::ConstantOp>(inst))
+    if (isa<arith::ConstantOp>(inst))
       continue;
     llvm::Error error = llvm::Error::success();
     if (&inst == end) {
@@ -186,8 +142,6 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
       error = add(Node::Result, &inst, "", {x});
     } else if (auto yield = dyn_cast<linalg::YieldOp>(inst)) {
       error = add(Node::Result, &inst, "", {yield.getOperand(0)});
-    } else if (gelus.count(&inst)) {
-      error = add(Node::Unary, &inst, "gelu", {gelus[&inst]});
     } else if (auto max = dyn_cast<arith::MaximumFOp>(inst);
                max && isConstant(max.getRhs(), 0.0)) {
       error = add(Node::Unary, &inst, "relu", {max.getLhs()});

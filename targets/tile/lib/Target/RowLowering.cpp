@@ -298,6 +298,25 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     p.steps.push_back(step);
   }
   p.buffers.push_back({"out", p.out.type, 2, p.out.column});
+  // Two rows of each input let the reader fetch the next row during this
+  // one; where they do not fit in L1 (the core's model holds one row of a
+  // row reduction), each input keeps one row and the reader waits.
+  auto l1Bytes = [&] {
+    int64_t total = 0;
+    for (const RowPlan::Buffer &b : p.buffers)
+      total += chip.alignL1(b.tiles * p.tileRows * p.tileCols *
+                            (b.type == "bf16" ? 2 : 4));
+    return total;
+  };
+  if (l1Bytes() > chip.l1Bytes)
+    for (RowPlan::Buffer &b : p.buffers)
+      if (!b.vector && b.tiles == 2 * p.colTiles)
+        b.tiles = p.colTiles;
+  if (int64_t bytes = l1Bytes(); bytes > chip.l1Bytes)
+    return fn.emitError() << "the tile target's row program holds rows of "
+                          << p.colTiles << " tiles in " << p.buffers.size()
+                          << " buffers: " << bytes << " bytes, more than the "
+                          << chip.l1Bytes << " bytes of L1";
   llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
   for (auto &[index, t] : tensors)
     p.tensors.push_back(t);
