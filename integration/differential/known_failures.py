@@ -30,21 +30,6 @@ class Known:
 
 
 KNOWN_FAILURES = [
-    Known("bf16-row-reduction-into-matmul-host",
-          "linalg.softmax dimension(1) of tensor<257x32xbf16> (or 129 "
-          "rows), then linalg.matmul with a 32x128 bf16 weight (seed 5 "
-          "case 13; seed 6 case 26: a row max over 257x128 read by a "
-          "matmul_bt)",
-          "--target=host (AVX2 and AVX-512): 'builtin.unrealized_conversion_"
-          "cast' f32 to bf16 could not be lowered by the 'cpu' target: the "
-          "row-reduction group before the product leaves vector.extract/"
-          "insert of bf16 on the rows past the last whole register tile "
-          "(256 rows, or an elementwise op instead of the reduction, pass)",
-          targets=("host",),
-          applies=lambda case: case.dtype == "bf16"
-          and any(op in case.ops for op in ("softmax", "reduce_max",
-                                            "reduce_sum"))
-          and contractions(case) >= 1),
     Known("f16-batch-matmul-f32-host",
           "linalg.batch_matmul tensor<2x8x8xf16> x tensor<2x8x8xf16> into "
           "tensor<2x8x8xf32>",

@@ -130,6 +130,61 @@ struct TreeReduction : OpRewritePattern<vector::ReductionOp> {
   }
 };
 
+/// A masked reduction of bf16/f16 lanes (the rows of a row reduction past
+/// the last whole register tile) becomes a select of the masked-off lanes
+/// to the combination's neutral value and a plain reduction (then a tree).
+/// Left masked, arith-emulate-unsupported-floats puts its truncation to
+/// the narrow type inside the vector.mask, which no later lowering takes
+/// ('builtin.unrealized_conversion_cast' f32 to bf16 at the end).
+struct MaskedNarrowReduction : OpRewritePattern<vector::MaskOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::MaskOp mask,
+                                PatternRewriter &rewriter) const override {
+    auto reduction =
+        dyn_cast_or_null<vector::ReductionOp>(mask.getMaskableOp());
+    if (!reduction || mask.getPassthru())
+      return failure();
+    VectorType type = reduction.getSourceVectorType();
+    auto element = dyn_cast<FloatType>(type.getElementType());
+    if (!element || element.getWidth() != 16 || type.getRank() != 1 ||
+        type.isScalable() ||
+        mask.getMask().getType() !=
+            type.clone(IntegerType::get(getContext(), 1)))
+      return failure();
+    const llvm::fltSemantics &semantics = element.getFloatSemantics();
+    llvm::APFloat neutral(semantics);
+    switch (reduction.getKind()) {
+    case vector::CombiningKind::ADD:
+      neutral = llvm::APFloat::getZero(semantics);
+      break;
+    case vector::CombiningKind::MUL:
+      neutral = llvm::APFloat::getOne(semantics);
+      break;
+    case vector::CombiningKind::MAXNUMF:
+    case vector::CombiningKind::MAXIMUMF:
+      neutral = llvm::APFloat::getInf(semantics, /*Negative=*/true);
+      break;
+    case vector::CombiningKind::MINNUMF:
+    case vector::CombiningKind::MINIMUMF:
+      neutral = llvm::APFloat::getInf(semantics);
+      break;
+    default:
+      return failure();
+    }
+    Location loc = mask.getLoc();
+    Value fill = arith::ConstantOp::create(
+        rewriter, loc, type, DenseElementsAttr::get(type, neutral));
+    Value lanes = arith::SelectOp::create(rewriter, loc, mask.getMask(),
+                                          reduction.getVector(), fill);
+    Value result = vector::ReductionOp::create(
+        rewriter, loc, reduction.getKind(), lanes, reduction.getAcc(),
+        reduction.getFastmath());
+    rewriter.replaceOp(mask, result);
+    return success();
+  }
+};
+
 struct LowerVectors : strata::impl::StrataLowerVectorsBase<LowerVectors> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
@@ -158,7 +213,7 @@ struct LowerVectors : strata::impl::StrataLowerVectorsBase<LowerVectors> {
     }
     {
       RewritePatternSet patterns(ctx);
-      patterns.add<TreeReduction>(ctx);
+      patterns.add<TreeReduction, MaskedNarrowReduction>(ctx);
       vector::populateVectorOuterProductLoweringPatterns(patterns);
       vector::populateVectorBroadcastLoweringPatterns(patterns);
       vector::populateVectorTransferLoweringPatterns(patterns,
