@@ -44,19 +44,6 @@ KNOWN_FAILURES = [
           "memref.copy of 512x1 per core, lowered to one straight-line block "
           "on which LLVM's X86 instruction selection takes quadratic time",
           avoid=True),
-    Known("tile-bf16-dot-products-tolerance",
-          "seed 505 case 36: linalg.dot of two tensor<128xbf16> into a bf16 "
-          "scalar (beside a softmax, a transpose and a convolution)",
-          "--target=tile-wormhole-n150 (and p150) --check --seed=1106927442: "
-          "relative error 2.3e-2 against bf16's 2e-2 (host: 0): on a grid "
-          "of scratchpads strata-row-reductions splits a dot into its "
-          "products, an elementwise op in the body's type (bf16, as the "
-          "op's body computes them), and their row sum; each product "
-          "rounded to bf16 carries 2^-9 of itself into a sum that cancels, "
-          "where the host keeps the products in f32 registers",
-          targets=TILE_TARGETS,
-          applies=lambda case: case.dtype != "f32"
-          and any(op.startswith(("dot", "matvec", "vecmat")) for op in case.ops)),
 ]
 
 AVOIDED = {k.name for k in KNOWN_FAILURES if k.avoid}

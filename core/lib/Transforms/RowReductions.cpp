@@ -15,6 +15,7 @@
 // their sum a one-input reduction, rewritten as above.
 //
 //===----------------------------------------------------------------------===//
+#include "strata/Transforms/FloatConversions.h"
 #include "strata/Transforms/Passes.h"
 #include "strata/Transforms/Transposes.h"
 
@@ -159,8 +160,21 @@ void splitProducts(IRRewriter &rw, linalg::LinalgOp op) {
   MLIRContext *ctx = op.getContext();
   unsigned loops = op.getNumLoops();
   rw.setInsertionPoint(op);
+  // bf16/f16 products that are summed stay f32, and so does their sum,
+  // rounded once at the end (as the matrix engine's accumulators and every
+  // library keep them): rounded to bf16, each product carried 2^-9 of
+  // itself into a sum that may cancel.
+  Type f32 = rw.getF32Type();
+  bool wide =
+      isNarrowFloat(product.getType()) && isa<arith::AddFOp>(combine) &&
+      llvm::all_of(body->without_terminator(), [&](Operation &inner) {
+        return &inner == combine || isa<arith::MulFOp, arith::ExtFOp>(inner);
+      });
+  auto toF32 = [&](OpBuilder &b, Value v) {
+    return v.getType().isF32() ? v : convertFloats(b, loc, v, f32);
+  };
   Value empty = tensor::EmptyOp::create(rw, loc, op.getStaticLoopRanges(),
-                                        product.getType());
+                                        wide ? f32 : product.getType());
   SmallVector<AffineMap> maps;
   SmallVector<Value> inputs;
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -200,24 +214,62 @@ void splitProducts(IRRewriter &rw, linalg::LinalgOp op) {
         IRMapping map;
         for (unsigned i = 0; i < op.getNumDpsInputs(); ++i)
           map.map(body->getArgument(i), args[i]);
-        for (Operation &inner : body->without_terminator())
-          if (&inner != combine)
+        for (Operation &inner : body->without_terminator()) {
+          if (&inner == combine)
+            continue;
+          if (!wide) {
             b.clone(inner, map);
-        linalg::YieldOp::create(b, loc, map.lookupOrDefault(product));
+            continue;
+          }
+          // Products and extensions of the inputs, in f32.
+          Value lhs = toF32(b, map.lookupOrDefault(inner.getOperand(0)));
+          map.map(inner.getResult(0),
+                  isa<arith::ExtFOp>(inner)
+                      ? lhs
+                      : arith::MulFOp::create(
+                            b, loc, lhs,
+                            toF32(b, map.lookupOrDefault(inner.getOperand(1))))
+                            .getResult());
+        }
+        Value yielded = map.lookupOrDefault(product);
+        linalg::YieldOp::create(b, loc, wide ? toF32(b, yielded) : yielded);
       });
   SmallVector<AffineMap> sumMaps{
       AffineMap::getMultiDimIdentityMap(loops, ctx),
       op.getMatchingIndexingMap(op.getDpsInitOperand(0))};
+  Value init = op.getDpsInits()[0];
+  auto narrow = cast<RankedTensorType>(init.getType());
+  if (wide) {
+    // A filled accumulator is filled in f32; any other is extended.
+    if (auto fill = init.getDefiningOp<linalg::FillOp>())
+      init = linalg::FillOp::create(
+                 rw, loc, toF32(rw, fill.getInputs()[0]),
+                 tensor::EmptyOp::create(
+                     rw, loc, tensor::getMixedSizes(rw, loc, init), f32)
+                     .getResult())
+                 .getResult(0);
+    else
+      init = toF32(rw, init);
+  }
   auto sum = linalg::GenericOp::create(
-      rw, loc, op->getResultTypes(), products->getResults(), op.getDpsInits(),
-      sumMaps, op.getIteratorTypesArray(),
+      rw, loc, TypeRange{init.getType()}, products->getResults(),
+      ValueRange{init}, sumMaps, op.getIteratorTypesArray(),
       [&](OpBuilder &b, Location, ValueRange args) {
+        if (wide) {
+          linalg::YieldOp::create(
+              b, loc,
+              arith::AddFOp::create(b, loc, args[0], args[1]).getResult());
+          return;
+        }
         IRMapping map;
         map.map(product, args[0]);
         map.map(acc, args[1]);
         linalg::YieldOp::create(b, loc, b.clone(*combine, map)->getResult(0));
       });
-  rw.replaceOp(op, sum->getResults());
+  Value result = sum.getResult(0);
+  if (wide)
+    result = convertFloats(rw, loc, result, narrow);
+  rw.replaceOp(op, result);
 }
 
 /// The row length a lone row of `n` values is cut into (the smallest

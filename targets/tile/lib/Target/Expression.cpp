@@ -155,8 +155,10 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
       error = add(Node::Unary, &inst, "round_bf16", {trunc.getIn()});
     } else if (auto ext = dyn_cast<arith::ExtFOp>(inst);
                ext && ext.getIn().getType().isBF16() && ext.getType().isF32() &&
-               computed.contains(ext.getIn())) {
-      // bf16 to f32 is exact: the value of its operand, in its slot.
+               (computed.contains(ext.getIn()) ||
+                isa<BlockArgument>(ext.getIn()))) {
+      // bf16 to f32 is exact: the value of its operand, in its slot (an
+      // input's bf16 tile is unpacked into Dst's f32 exactly).
       aliases[ext.getResult()] = ext.getIn();
     } else if (isa<math::ExpOp, arith::NegFOp, math::AbsFOp, math::SqrtOp,
                    math::RsqrtOp, math::TanhOp, math::LogOp, math::SinOp,
@@ -203,7 +205,8 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
     }
     if (error)
       return std::move(error);
-    if (nodes.back().kind == Node::Result)
+    // (An exact cast of an input adds no node: none may be there yet.)
+    if (!nodes.empty() && nodes.back().kind == Node::Result)
       break;
   }
   return nodes;
