@@ -29,18 +29,39 @@ Value strata::convertFloats(OpBuilder &b, Location loc, Value value,
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return castScalar(b, loc, value, type);
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
-  Value empty = tensor::EmptyOp::create(b, loc, sizes, tensor.getElementType());
-  AffineMap id = b.getMultiDimIdentityMap(tensor.getRank());
-  SmallVector<utils::IteratorType> parallel(tensor.getRank(),
+  return mapElements(b, loc, value, tensor.getElementType(),
+                     [&](OpBuilder &nested, Location l, Value v) {
+                       return castScalar(nested, l, v, tensor.getElementType());
+                     });
+}
+
+Value strata::mapElements(
+    OpBuilder &b, Location loc, Value value, Type elementType,
+    llvm::function_ref<Value(OpBuilder &, Location, Value)> fn) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Value empty = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, value), elementType);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
                                             utils::IteratorType::parallel);
   return linalg::GenericOp::create(
-             b, loc, TypeRange{tensor}, ValueRange{value}, ValueRange{empty},
-             ArrayRef<AffineMap>{id, id}, parallel,
+             b, loc, TypeRange{type.clone(elementType)}, ValueRange{value},
+             ValueRange{empty}, ArrayRef<AffineMap>{id, id}, parallel,
              [&](OpBuilder &nested, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   nested, l,
-                   castScalar(nested, l, args[0], tensor.getElementType()));
+               linalg::YieldOp::create(nested, l, fn(nested, l, args[0]));
              })
+      .getResult(0);
+}
+
+Value strata::widenedAccumulator(OpBuilder &b, Location loc, Value init) {
+  Type f32 = b.getF32Type();
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return convertFloats(b, loc, init,
+                         cast<RankedTensorType>(init.getType()).clone(f32));
+  Value empty =
+      tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, init), f32);
+  return linalg::FillOp::create(
+             b, loc, convertFloats(b, loc, fill.getInputs()[0], f32), empty)
       .getResult(0);
 }

@@ -12,11 +12,11 @@
 // the larger of the two errors).
 //
 //===----------------------------------------------------------------------===//
+#include "strata/Transforms/FloatConversions.h"
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace strata {
 #define GEN_PASS_DEF_STRATAROUNDCONTRACTIONINPUTS
@@ -40,29 +40,18 @@ bool isContraction(linalg::LinalgOp op) {
 
 /// `value`, an f32 tensor, with the low `23 - bits` mantissa bits cleared.
 Value truncateMantissa(OpBuilder &b, Location loc, Value value, int64_t bits) {
-  auto type = cast<RankedTensorType>(value.getType());
-  Value empty = tensor::EmptyOp::create(
-      b, loc, tensor::getMixedSizes(b, loc, value), type.getElementType());
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                            utils::IteratorType::parallel);
   uint32_t mask = ~((uint32_t(1) << (23 - bits)) - 1);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{value}, ValueRange{empty},
-             ArrayRef<AffineMap>{id, id}, parallel,
-             [&](OpBuilder &nested, Location l, ValueRange args) {
-               Type i32 = nested.getI32Type();
-               Value bitsOf = arith::BitcastOp::create(nested, l, i32, args[0]);
-               Value kept = arith::AndIOp::create(
-                   nested, l, bitsOf,
-                   arith::ConstantOp::create(
-                       nested, l, nested.getI32IntegerAttr(int32_t(mask))));
-               linalg::YieldOp::create(nested, l,
-                                       arith::BitcastOp::create(
-                                           nested, l, nested.getF32Type(), kept)
-                                           .getResult());
-             })
-      .getResult(0);
+  return strata::mapElements(
+      b, loc, value, b.getF32Type(),
+      [&](OpBuilder &nested, Location l, Value x) {
+        Type i32 = nested.getI32Type();
+        Value kept = arith::AndIOp::create(
+            nested, l, arith::BitcastOp::create(nested, l, i32, x),
+            arith::ConstantOp::create(nested, l,
+                                      nested.getI32IntegerAttr(int32_t(mask))));
+        return arith::BitcastOp::create(nested, l, nested.getF32Type(), kept)
+            .getResult();
+      });
 }
 
 struct RoundContractionInputs

@@ -171,7 +171,7 @@ void splitProducts(IRRewriter &rw, linalg::LinalgOp op) {
         return &inner == combine || isa<arith::MulFOp, arith::ExtFOp>(inner);
       });
   auto toF32 = [&](OpBuilder &b, Value v) {
-    return v.getType().isF32() ? v : convertFloats(b, loc, v, f32);
+    return convertFloats(b, loc, v, f32);
   };
   Value empty = tensor::EmptyOp::create(rw, loc, op.getStaticLoopRanges(),
                                         wide ? f32 : product.getType());
@@ -239,18 +239,8 @@ void splitProducts(IRRewriter &rw, linalg::LinalgOp op) {
       op.getMatchingIndexingMap(op.getDpsInitOperand(0))};
   Value init = op.getDpsInits()[0];
   auto narrow = cast<RankedTensorType>(init.getType());
-  if (wide) {
-    // A filled accumulator is filled in f32; any other is extended.
-    if (auto fill = init.getDefiningOp<linalg::FillOp>())
-      init = linalg::FillOp::create(
-                 rw, loc, toF32(rw, fill.getInputs()[0]),
-                 tensor::EmptyOp::create(
-                     rw, loc, tensor::getMixedSizes(rw, loc, init), f32)
-                     .getResult())
-                 .getResult(0);
-    else
-      init = toF32(rw, init);
-  }
+  if (wide)
+    init = widenedAccumulator(rw, loc, init);
   auto sum = linalg::GenericOp::create(
       rw, loc, TypeRange{init.getType()}, products->getResults(),
       ValueRange{init}, sumMaps, op.getIteratorTypesArray(),

@@ -27,6 +27,7 @@ namespace strata {
 using namespace mlir;
 using strata::convertFloats;
 using strata::isNarrowFloat;
+using strata::widenedAccumulator;
 
 namespace {
 /// Whether `op` is a contraction or a sum on tensors with one bf16/f16
@@ -72,17 +73,7 @@ struct WidenAccumulators
       Value init = op.getDpsInits()[0];
       auto narrow = cast<RankedTensorType>(init.getType());
       auto wide = narrow.clone(rw.getF32Type());
-      // A filled accumulator is filled in f32; any other is extended.
-      Value wideInit;
-      if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-        Value empty = tensor::EmptyOp::create(
-            rw, loc, tensor::getMixedSizes(rw, loc, init), rw.getF32Type());
-        wideInit = linalg::FillOp::create(
-                       rw, loc, toF32(rw, loc, fill.getInputs()[0]), empty)
-                       .getResult(0);
-      } else {
-        wideInit = convertFloats(rw, loc, init, wide);
-      }
+      Value wideInit = widenedAccumulator(rw, loc, init);
       // The same loops, maps and body, computed in f32.
       Block *body = op.getBlock();
       auto generic = linalg::GenericOp::create(

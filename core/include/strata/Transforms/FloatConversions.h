@@ -8,6 +8,7 @@
 #define STRATA_TRANSFORMS_FLOATCONVERSIONS_H
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace strata {
 
@@ -19,6 +20,20 @@ bool isNarrowFloat(mlir::Type type);
 /// linalg.generic into a fresh tensor, so later stages see only linalg.
 mlir::Value convertFloats(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value value, mlir::Type type);
+
+/// `fn` applied to each element of the ranked tensor `value`: a
+/// linalg.generic over identity maps into a fresh tensor of `elementType`.
+mlir::Value
+mapElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+            mlir::Type elementType,
+            llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                           mlir::Value)>
+                fn);
+
+/// The f32 accumulator of a reduction whose init is `init` (a bf16/f16
+/// tensor): a fill is filled in f32, any other init is extended.
+mlir::Value widenedAccumulator(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value init);
 
 } // namespace strata
 
