@@ -241,8 +241,21 @@ strata::tile::lowerMatmulFunction(const LoweringTarget &target, func::FuncOp fn,
                                  "one element type";
   // Block floats reach the matrix engine as bf16.
   p.fidelity = target.fidelityFor(p.a.type == "f32" ? "f32" : "bf16");
+  // One declaration per argument: a buffer that is both an operand and
+  // an epilogue input (x @ w then min(., x), with x one row) is read twice
+  // from one DRAM tensor.
   llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
-  for (auto &[index, t] : tensors)
+  for (auto &[index, t] : tensors) {
+    if (!p.tensors.empty() && p.tensors.back().name == t.name) {
+      if (!p.tensors.back().sameAs(t))
+        return matmul.emitError()
+               << "the tile target's matmul program reads argument #" << index
+               << " twice, as " << p.tensors.back().rows << "x"
+               << p.tensors.back().cols << " and " << t.rows << "x" << t.cols
+               << " tiles of DRAM; it reads one layout of a tensor";
+      continue;
+    }
     p.tensors.push_back(t);
+  }
   return writeMatmulProgram(p);
 }

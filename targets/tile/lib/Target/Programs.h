@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace strata::tile {
@@ -40,6 +41,16 @@ struct TensorDecl {
   bool vector = false; // host data's elements in order, whatever its shape
                        // ([n], [1, n], [n, 1], a scalar): one row of them,
                        // or with `column` one column
+
+  /// Whether `o` declares the same DRAM tensor (one an op may read twice).
+  bool sameAs(const TensorDecl &o) const {
+    auto key = [](const TensorDecl &t) {
+      return std::tie(t.name, t.output, t.rows, t.cols, t.type, t.hostShape,
+                      t.replicateRows, t.replicateCols, t.flatten, t.padValue,
+                      t.column, t.vector);
+    };
+    return key(*this) == key(o);
+  }
 };
 
 /// The dialect's spelling of an element type name (bfp8 -> !tile.bfp8).
