@@ -410,8 +410,6 @@ class Generator:
             style = "named" if style == "maps" else style
         if m * n > MAX_ELEMENTS or m * n * k > MAX_MACS:
             return None
-        if m > 768 and n % 8 and "matmul-remainder-column-compile-time" in self.avoid:
-            return None
         out_t = self.acc_type(t, a, b)
         init = self.p.filled([m, n], out_t, "0.0")
         if style == "named":
@@ -485,9 +483,6 @@ class Generator:
             return None
         out_t = self.acc_type(t, a, b)
         named = self.rng.random() < 0.7
-        if (named and t == "f16" and out_t == "f32"
-                and "f16-batch-matmul-f32-host" in self.avoid):
-            out_t = t
         init = self.p.filled([bsz, m, n], out_t, "0.0")
         if named:
             name = self.p.named("batch_matmul", [a, b], [bsz, m, n], out_t, init=init)
@@ -739,8 +734,6 @@ class Generator:
         for d in x.shape:
             stride = self.rng.choice([1, 1, 1, 2])
             size = self.rng.randint(1, max(1, (d - 1) // stride + 1))
-            if size == 1 and "host-strided-unit-slice-crash" in self.avoid:
-                stride = 1
             offset = self.rng.randint(0, d - ((size - 1) * stride + 1))
             offsets.append(offset)
             sizes.append(size)
@@ -823,14 +816,10 @@ class Generator:
         values = self.p.values
         results = [values[-1]]
         dead = [v for v in values[:-1] if not self.p.reads(v.name)]
-        if dead and "tile-unused-argument" in self.avoid:
-            results += dead  # nothing dead: every argument stays live
-        elif dead:
+        if dead:
             results.append(dead[-1])
         elif len(values) > 1 and self.rng.random() < 0.25 and not self.no_sharing:
             results.append(self.rng.choice(values[:-1]))
-        if "tile-unused-argument" in self.avoid:
-            self.p.drop_unread_args()
         self.p.results = results
         return self.p
 

@@ -30,20 +30,6 @@ class Known:
 
 
 KNOWN_FAILURES = [
-    Known("f16-batch-matmul-f32-host",
-          "linalg.batch_matmul tensor<2x8x8xf16> x tensor<2x8x8xf16> into "
-          "tensor<2x8x8xf32>",
-          "--target=host: 'builtin.unrealized_conversion_cast' could not be "
-          "lowered by the 'cpu' target (the 3-D mixed-precision "
-          "vector.contract; 2-D matmul and the generic form pass)",
-          avoid=True),
-    Known("matmul-remainder-column-compile-time",
-          "linalg.matmul 1024x1 x 1x17 in f32",
-          "--target=host: 32 s to compile (2048 rows: 330 s; 768 rows: 3 s): "
-          "the column past the 16-wide register tiles is copied back by a "
-          "memref.copy of 512x1 per core, lowered to one straight-line block "
-          "on which LLVM's X86 instruction selection takes quadratic time",
-          avoid=True),
 ]
 
 AVOIDED = {k.name for k in KNOWN_FAILURES if k.avoid}

@@ -205,11 +205,6 @@ class Program:
                 if pattern.search(line) and not defining.match(line))
         return n + sum(1 for v in self.results if v.name == name)
 
-    def drop_unread_args(self):
-        """Arguments no op reads leave the signature (their names stay:
-        MLIR names need not be consecutive)."""
-        self.args = [a for a in self.args if self.reads(a.name)]
-
     # -------------------------------------------------------------- text
     def text(self, header=""):
         params = ", ".join(f"{a.name}: {a.type}" for a in self.args)

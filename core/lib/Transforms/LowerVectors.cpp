@@ -1,10 +1,12 @@
 //===- LowerVectors.cpp - n-D vector ops to 1-D vector arithmetic ---------===//
 //
 // Three phases, so that no pattern undoes another: first a product added to
-// an accumulator becomes one multiply-add; then contractions, transposes,
-// reductions and masks become outer products and elementwise ops; then outer
-// products become broadcast multiply-adds, n-D transfers become unrolled
-// 1-D loads and stores, and reductions to a scalar become trees.
+// an accumulator becomes one multiply-add (and a mixed-precision
+// contraction's operands are extended to its accumulator's type); then
+// contractions, transposes, reductions and masks become outer products and
+// elementwise ops; then outer products become broadcast multiply-adds, n-D
+// transfers become unrolled 1-D loads and stores, and reductions to a scalar
+// become trees.
 //
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
@@ -61,6 +63,41 @@ struct MultiplyAddToFma : OpRewritePattern<arith::AddFOp> {
       return success();
     }
     return failure();
+  }
+};
+
+/// A float contraction of narrower operands than its accumulator (f16 x
+/// f16 into f32) multiplies the operands extended to the accumulator's
+/// type, which is what the op means: upstream's unrolling lowers only
+/// contractions of one element type, and left mixed a batched one (a unit
+/// batch dimension) reached LLVM as an unrealized cast.
+struct ExtendContractionOperands : OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ContractionOp contract,
+                                PatternRewriter &rewriter) const override {
+    auto accType = dyn_cast<VectorType>(contract.getAccType());
+    if (!accType || !isa<FloatType>(accType.getElementType()) ||
+        contract->getParentOfType<vector::MaskOp>())
+      return failure();
+    auto accElement = cast<FloatType>(accType.getElementType());
+    auto extended = [&](Value v) -> Value {
+      auto type = cast<VectorType>(v.getType());
+      auto element = dyn_cast<FloatType>(type.getElementType());
+      if (!element || element == accElement ||
+          element.getWidth() >= accElement.getWidth())
+        return v;
+      return arith::ExtFOp::create(rewriter, contract.getLoc(),
+                                   type.clone(accElement), v);
+    };
+    Value lhs = extended(contract.getLhs()), rhs = extended(contract.getRhs());
+    if (lhs == contract.getLhs() && rhs == contract.getRhs())
+      return failure();
+    rewriter.modifyOpInPlace(contract, [&] {
+      contract.getLhsMutable().assign(lhs);
+      contract.getRhsMutable().assign(rhs);
+    });
+    return success();
   }
 };
 
@@ -190,7 +227,7 @@ struct LowerVectors : strata::impl::StrataLowerVectorsBase<LowerVectors> {
     MLIRContext *ctx = &getContext();
     {
       RewritePatternSet patterns(ctx);
-      patterns.add<MultiplyAddToFma>(ctx);
+      patterns.add<MultiplyAddToFma, ExtendContractionOperands>(ctx);
       if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
         return signalPassFailure();
     }
