@@ -1,6 +1,7 @@
 //===- HostLowering.cpp - Buffers to LLVM and on to host code -------------===//
 #include "strata/Codegen/HostLowering.h"
 #include "Bf16Truncation.h"
+#include "HalfVectorMoves.h"
 #include "ParallelObjects.h"
 #include "strata/Pipeline/Pipeline.h"
 #include "strata/Runtime/Manifest.h"
@@ -260,6 +261,7 @@ llvm::Error strata::writeHostArtifact(ModuleOp module, EmitKind kind,
   if (llvm::Error err = makeOptimizingTransformer(options.optLevel, 0,
                                                   tm.get())(llvmModule.get()))
     return err;
+  moveHalfVectorsAsIntegers(*llvmModule);
 
   if (kind == EmitKind::LLVMIR) {
     std::error_code ec;

@@ -1,0 +1,20 @@
+// A bf16 softmax along rows of 129: the rows are vectors of 129 bf16,
+// which the host computes in f32 but loads and shuffles as bf16. LLVM's
+// x86 instruction selection aborted on them ("Do not know how to soft
+// promote this operator's operand", differential seed 114 case 48): after
+// optimization, loads of bf16/f16 vectors whose length is no power of two,
+// and the shuffles, extracts and stores of them, move i16 vectors.
+// RUN: strata-compile %s --target=host --emit=llvm -o - | FileCheck %s
+// RUN: strata-run %s --target=host --check | FileCheck %s --check-prefix=EXEC
+
+// CHECK-LABEL: define {{.*}}@softmax_rows
+// CHECK-NOT: load <129 x bfloat>
+// CHECK-NOT: shufflevector <129 x bfloat>
+// CHECK: load <129 x i16>
+
+// EXEC: softmax_rows: check result #0 (61x129xbf16): {{.*}} PASS
+func.func @softmax_rows(%x: tensor<61x129xbf16>) -> tensor<61x129xbf16> {
+  %e = tensor.empty() : tensor<61x129xbf16>
+  %s = linalg.softmax dimension(1) ins(%x : tensor<61x129xbf16>) outs(%e : tensor<61x129xbf16>) -> tensor<61x129xbf16>
+  return %s : tensor<61x129xbf16>
+}
