@@ -6,10 +6,18 @@
 // memref patterns handle (a kept unit dimension of stride 2 in a
 // rank-reducing subview crashed them).
 //
+// A rank-reducing slice that still has a stride other than 1 becomes a
+// slice of full rank and a reshape (tensor.collapse_shape of the slice, or
+// tensor.expand_shape of the inserted value): expand-strided-metadata
+// crashed on the rank-reducing subview of such a slice when it kept one of
+// several unit dimensions ([4, 32, 1, 1] with strides [1, 2, 1, 1] of a
+// 4x64x1x1 buffer, as 4x32x1).
+//
 //===----------------------------------------------------------------------===//
 #include "strata/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace strata {
@@ -34,16 +42,71 @@ template <typename SliceOp> void unitStrides(IRRewriter &rw, SliceOp op) {
     rw.modifyOpInPlace(op, [&] { op.setStaticStrides(strides); });
 }
 
+/// Whether `op` drops dimensions and takes a static stride other than 1.
+template <typename SliceOp> bool stridedRankReduction(SliceOp op) {
+  return op.getSourceType().getRank() != op.getResultType().getRank() &&
+         llvm::any_of(op.getStaticStrides(),
+                      [](int64_t stride) { return stride != 1; });
+}
+
+/// A strided rank-reducing extract_slice as a full-rank slice and a
+/// collapse_shape of it.
+void fullRank(IRRewriter &rw, tensor::ExtractSliceOp op) {
+  if (!stridedRankReduction(op))
+    return;
+  rw.setInsertionPoint(op);
+  auto full = tensor::ExtractSliceOp::create(
+      rw, op.getLoc(), op.getSource(), op.getMixedOffsets(), op.getMixedSizes(),
+      op.getMixedStrides());
+  std::optional<SmallVector<ReassociationIndices>> groups =
+      getReassociationIndicesForReshape(full.getType(), op.getType());
+  if (!groups) {
+    rw.eraseOp(full);
+    return;
+  }
+  rw.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, op.getType(), full,
+                                                 *groups);
+}
+
+/// A strided rank-reducing insert_slice as an expand_shape of the inserted
+/// value and a full-rank insert.
+void fullRank(IRRewriter &rw, tensor::InsertSliceOp op) {
+  if (!stridedRankReduction(op))
+    return;
+  rw.setInsertionPoint(op);
+  auto fullType = tensor::ExtractSliceOp::inferResultType(op.getDestType(),
+                                                          op.getMixedSizes());
+  std::optional<SmallVector<ReassociationIndices>> groups =
+      getReassociationIndicesForReshape(fullType, op.getSourceType());
+  if (!groups || !fullType.hasStaticShape())
+    return;
+  Value source = tensor::ExpandShapeOp::create(rw, op.getLoc(), fullType,
+                                               op.getSource(), *groups);
+  rw.replaceOpWithNewOp<tensor::InsertSliceOp>(
+      op, source, op.getDest(), op.getMixedOffsets(), op.getMixedSizes(),
+      op.getMixedStrides());
+}
+
 struct UnitSliceStrides
     : strata::impl::StrataUnitSliceStridesBase<UnitSliceStrides> {
   void runOnOperation() override {
     IRRewriter rw(&getContext());
+    SmallVector<Operation *> slices;
     getOperation()->walk([&](Operation *op) {
-      if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op))
+      if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
         unitStrides(rw, extract);
-      else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+        slices.push_back(op);
+      } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
         unitStrides(rw, insert);
+        slices.push_back(op);
+      }
     });
+    for (Operation *op : slices) {
+      if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op))
+        fullRank(rw, extract);
+      else
+        fullRank(rw, cast<tensor::InsertSliceOp>(op));
+    }
   }
 };
 } // namespace
