@@ -58,8 +58,11 @@ void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
   // bf16 arithmetic in f32, and the conversions as integer arithmetic:
   // LLVM makes f32 -> bf16 a call of __truncsfbf2 on CPUs without a bf16
   // conversion instruction (AVX2, AMD Zen), which the host's libgcc (GCC
-  // 12) does not define.
+  // 12) does not define. Math functions of bf16 and f16 in f32 too: LLVM's
+  // instruction selection aborted on a tanh of 129 bf16 lanes ("Do not
+  // know how to soft promote this operator's operand").
   addPipeline(pm, "func.func(strata-lower-copies,strata-lower-vectors,"
+                  "math-extend-to-supported-types{target-type=f32},"
                   "arith-emulate-unsupported-floats{source-types=bf16 "
                   "target-type=f32},arith-expand{include-bf16=true "
                   "include-f4e2m1=true include-f8e8m0=true}),"
