@@ -84,8 +84,7 @@ struct ExtendContractionOperands : OpRewritePattern<vector::ContractionOp> {
     auto extended = [&](Value v) -> Value {
       auto type = cast<VectorType>(v.getType());
       auto element = dyn_cast<FloatType>(type.getElementType());
-      if (!element || element == accElement ||
-          element.getWidth() >= accElement.getWidth())
+      if (!element || element.getWidth() >= accElement.getWidth())
         return v;
       return arith::ExtFOp::create(rewriter, contract.getLoc(),
                                    type.clone(accElement), v);

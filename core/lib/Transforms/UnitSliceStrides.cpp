@@ -54,16 +54,16 @@ template <typename SliceOp> bool stridedRankReduction(SliceOp op) {
 void fullRank(IRRewriter &rw, tensor::ExtractSliceOp op) {
   if (!stridedRankReduction(op))
     return;
-  rw.setInsertionPoint(op);
-  auto full = tensor::ExtractSliceOp::create(
-      rw, op.getLoc(), op.getSource(), op.getMixedOffsets(), op.getMixedSizes(),
-      op.getMixedStrides());
+  auto fullType = tensor::ExtractSliceOp::inferResultType(op.getSourceType(),
+                                                          op.getMixedSizes());
   std::optional<SmallVector<ReassociationIndices>> groups =
-      getReassociationIndicesForReshape(full.getType(), op.getType());
-  if (!groups) {
-    rw.eraseOp(full);
+      getReassociationIndicesForReshape(fullType, op.getType());
+  if (!groups)
     return;
-  }
+  rw.setInsertionPoint(op);
+  Value full = tensor::ExtractSliceOp::create(
+      rw, op.getLoc(), fullType, op.getSource(), op.getMixedOffsets(),
+      op.getMixedSizes(), op.getMixedStrides());
   rw.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, op.getType(), full,
                                                  *groups);
 }
