@@ -56,6 +56,7 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
   // row program's rows are independent, so the batch is one matrix.
   bool flat = false;
   DenseMap<Value, float> padding; // of whole inputs, when rows are padded
+  DenseSet<Value> rowVectors;     // made by steps: a value per row
   SmallVector<int64_t> shape;     // of the 2-D tensors (leading dims: a batch)
   // A vector takes one tile, a row `rowsHeld` rows of tiles.
   auto addBuffer = [&](std::string name, std::string type, bool vector,
@@ -71,6 +72,13 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
   auto bufferOf = [&](Operation *user, Value v,
                       Kind kind) -> FailureOr<std::string> {
     auto it = contents.find(v);
+    // A vector made by a step holds one value per row; read per column it
+    // would scale each row by its own value (programGroups cuts before).
+    if (it != contents.end() && kind == Kind::PerColumn &&
+        rowVectors.contains(v))
+      return user->emitError() << "the tile target's row programs read "
+                                  "per-column vectors from DRAM; this one is "
+                                  "made by the program itself";
     if (it != contents.end())
       return it->second;
     FailureOr<BlockArgument> arg = argumentOf(user, v);
@@ -294,6 +302,8 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
       step.result = addBuffer("r" + std::to_string(p.steps.size()), "f32",
                               vectorResult, 1);
       contents[out] = step.result;
+      if (vectorResult)
+        rowVectors.insert(out);
     }
     p.steps.push_back(step);
   }

@@ -277,9 +277,20 @@ strata::tile::programGroups(func::FuncOp fn) {
                    cast<linalg::LinalgOp>(op).getMatchingIndexingMap(operand))
             .has_value();
       };
+      // A vector the run made holds a value per row of its tiles: read per
+      // column (a softmax along columns: the sums of the transposed rows
+      // scale the columns), it comes from DRAM, written by the program
+      // before.
+      auto madeVectorPerColumn = [&](OpOperand *operand) {
+        return rowReadOf(cast<linalg::LinalgOp>(op).getMatchingIndexingMap(
+                   operand)) == RowRead::PerColumn &&
+               madeInRun(operand->get());
+      };
       if (shape == rows)
         return llvm::all_of(cast<linalg::LinalgOp>(op).getDpsInputOperands(),
-                            rowRead);
+                            rowRead) &&
+               llvm::none_of(cast<linalg::LinalgOp>(op).getDpsInputOperands(),
+                             madeVectorPerColumn);
       return rows.size() >= 2 && ArrayRef<int64_t>(shape) == rows.drop_back() &&
              llvm::all_of(
                  cast<linalg::LinalgOp>(op).getDpsInputs(), [&](Value v) {
