@@ -170,9 +170,12 @@ bool isPaddingOp(mlir::Operation *op);
 /// one program each (SplitLowering.cpp): a zero fill, its product and an
 /// optional epilogue; a transpose; a run of row reductions and passes; a
 /// lone elementwise op. One group: the function is one program; none: an
-/// op no program takes (or no op at all).
+/// op no program takes (or no op at all). With `paddingInPlace`, a
+/// convolution's padding ops belong to no group (its reader pads, which
+/// one program does); else they are programs of their own (a part of a
+/// split function does not hold them).
 llvm::SmallVector<llvm::SmallVector<mlir::Operation *>>
-programGroups(mlir::func::FuncOp fn);
+programGroups(mlir::func::FuncOp fn, bool paddingInPlace);
 
 /// On an argument of a split function's part: an output whose contents no
 /// later part (nor the function's caller) reads.

@@ -118,10 +118,10 @@ void accesses(Operation *op, SmallVectorImpl<Value> &reads,
 } // namespace
 
 SmallVector<SmallVector<Operation *>>
-strata::tile::programGroups(func::FuncOp fn) {
+strata::tile::programGroups(func::FuncOp fn, bool paddingInPlace) {
   SmallVector<Operation *> ops;
   for (Operation &op : fn.getBody().front()) {
-    if (isPaddingOp(&op))
+    if (paddingInPlace && isPaddingOp(&op))
       continue; // a convolution's reader pads
     if (isa<linalg::LinalgOp, memref::CopyOp>(op))
       ops.push_back(&op);
