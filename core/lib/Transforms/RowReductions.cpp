@@ -142,6 +142,46 @@ bool isVectorContraction(linalg::LinalgOp op) {
   return succeeded(dims) && (dims->m.empty() || dims->n.empty());
 }
 
+/// Whether `op` reduces several inputs, or one broadcast along a loop, along
+/// other loops than the last alone (a softmax along a column, whose sum of
+/// exp(x - max) fusion made one op of x and the per-column max; a max over
+/// a broadcast vector) and is no matrix product: its term becomes an
+/// elementwise op over all its loops and its reduction one of that op
+/// alone, which planOf rewrites into rows. A row reduction of several
+/// inputs (a variance reading the mean) is left whole: the engines reduce
+/// its rows.
+bool needsTermFirst(linalg::LinalgOp op) {
+  // Inputs read through windows (a pooling's) stay as they are.
+  if (llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+        return !op.getMatchingIndexingMap(input).isProjectedPermutation();
+      }))
+    return false;
+  bool broadcast =
+      op.getNumDpsInputs() == 1 &&
+      !op.getMatchingIndexingMap(op.getDpsInputOperand(0)).isPermutation();
+  if (!op.hasPureTensorSemantics() ||
+      (op.getNumDpsInputs() < 2 && !broadcast) || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1 || op.getNumReductionLoops() == 0 ||
+      op.hasIndexSemantics() ||
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic) ||
+      linalg::isaConvolutionOpInterface(op))
+    return false;
+  if (linalg::isaContractionOpInterface(op)) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims) || (!dims->m.empty() && !dims->n.empty()))
+      return false;
+  }
+  SmallVector<utils::IteratorType> types = op.getIteratorTypesArray();
+  bool lastOnly = types.back() == utils::IteratorType::reduction &&
+                  op.getNumReductionLoops() == 1 && types.size() >= 2;
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  bool rows = lastOnly && outMap.getNumResults() + 1 == types.size();
+  for (unsigned d = 0; rows && d < outMap.getNumResults(); ++d)
+    rows = outMap.getResult(d) == getAffineDimExpr(d, op.getContext());
+  return !rows;
+}
+
 /// Splits the vector contraction `op` into its products (an elementwise op
 /// over all its loops) and their sum (a reduction of that one input, with
 /// the original combining op and init); left as it is when its body is not
@@ -281,7 +321,7 @@ struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
     IRRewriter rw(&getContext());
     SmallVector<linalg::LinalgOp> vectorContractions;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (isVectorContraction(op))
+      if (isVectorContraction(op) || needsTermFirst(op))
         vectorContractions.push_back(op);
     });
     for (linalg::LinalgOp op : vectorContractions)

@@ -28,3 +28,21 @@ func.func @softmax_mid(%arg0: tensor<2x64x64xf32>) -> tensor<2x64x64xf32> {
   %r = linalg.softmax dimension(1) ins(%arg0 : tensor<2x64x64xf32>) outs(%e : tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
   return %r : tensor<2x64x64xf32>
 }
+
+// A softmax along the columns of a vector broadcast along the rows:
+// fusion makes the column max one op of the vector (a reduction of an input
+// broadcast along the reduced loop) and the sum of exp(x - max[j]) one op
+// of two inputs; the core computes each term first, then reduces it
+// transposed into rows. Both were refused ("reductions other than a 2-D
+// matrix product or along the rows", differential seed 303 case 31).
+// CHECK: softmax_broadcast_cols: check result #0 (127x16xf32): {{.*}} PASS
+func.func @softmax_broadcast_cols(%v: tensor<127xf32>) -> tensor<127x16xf32> {
+  %e0 = tensor.empty() : tensor<127x16xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v : tensor<127xf32>) outs(%e0 : tensor<127x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<127x16xf32>
+  %e = tensor.empty() : tensor<127x16xf32>
+  %r = linalg.softmax dimension(0) ins(%b : tensor<127x16xf32>) outs(%e : tensor<127x16xf32>) -> tensor<127x16xf32>
+  return %r : tensor<127x16xf32>
+}

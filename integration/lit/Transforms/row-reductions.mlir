@@ -185,3 +185,64 @@ func.func @prime_row(%x: tensor<100003xf32>) -> tensor<f32> {
       linalg.yield %s : f32 }
   return %r : tensor<f32>
 }
+
+// A reduction along a column of several inputs (a softmax along dimension
+// 0 after fusion: the sum of exp(x - max[j])) or of one input broadcast
+// along the reduced loop (a max of a vector broadcast to a matrix) computes
+// its term first, as an elementwise op over all its loops, then reduces
+// that alone, transposed into rows; the scheduler refused both ("reductions
+// other than a 2-D matrix product or along the rows", differential seed
+// 303 case 31). A row reduction of several inputs stays whole.
+// CHECK-LABEL: func.func @column_term
+// CHECK: %[[TERM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%arg0, %arg1 : tensor<127x16xf32>, tensor<16xf32>) outs(%{{.*}} : tensor<127x16xf32>)
+// CHECK: arith.subf
+// CHECK: math.exp
+// CHECK: linalg.transpose ins(%[[TERM]] : tensor<127x16xf32>) outs(%{{.*}} : tensor<16x127xf32>) permutation = [1, 0]
+// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK: arith.addf
+func.func @column_term(%x: tensor<127x16xf32>, %max: tensor<16xf32>) -> tensor<16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x, %max : tensor<127x16xf32>, tensor<16xf32>) outs(%f : tensor<16xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %d = arith.subf %a, %m : f32
+    %t = math.exp %d : f32
+    %s = arith.addf %t, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// CHECK-LABEL: func.func @broadcast_max
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<127xf32>) outs(%{{.*}} : tensor<127x16xf32>)
+// CHECK: linalg.transpose ins(%[[B]] : tensor<127x16xf32>) outs(%{{.*}} : tensor<16x127xf32>) permutation = [1, 0]
+// CHECK: arith.maxnumf
+func.func @broadcast_max(%v: tensor<127xf32>) -> tensor<16xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%v : tensor<127xf32>) outs(%f : tensor<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maxnumf %a, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// CHECK-LABEL: func.func @variance_rows
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0, %arg1 : tensor<64x96xf32>, tensor<64xf32>)
+func.func @variance_rows(%x: tensor<64x96xf32>, %mean: tensor<64xf32>) -> tensor<64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x, %mean : tensor<64x96xf32>, tensor<64xf32>) outs(%f : tensor<64xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %d = arith.subf %a, %m : f32
+    %s2 = arith.mulf %d, %d : f32
+    %s = arith.addf %s2, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
