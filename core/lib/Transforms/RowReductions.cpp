@@ -340,10 +340,22 @@ struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
     rw.setInsertionPoint(op);
     Value input = op.getDpsInputOperand(0)->get();
     Value init = op.getDpsInits()[0];
-    Type accType = cast<RankedTensorType>(init.getType()).getElementType();
+    auto narrowType = cast<RankedTensorType>(init.getType());
+    Type accType = narrowType.getElementType();
+    // A bf16/f16 sum from a fill sums in f32 across its steps and rounds
+    // once at the end: each step's sums rounded to bf16 carried 2^-9 of
+    // themselves into a total that may cancel (a whole sum of 21,632 bf16
+    // values was 6% off on the tile chips, differential seed 311 case 46).
+    bool wide = isNarrowFloat(accType) && isa<arith::AddFOp>(plan.combine) &&
+                init.getDefiningOp<linalg::FillOp>();
+    if (wide) {
+      init = widenedAccumulator(rw, loc, init);
+      accType = rw.getF32Type();
+    }
     auto neutralFill = [&](ArrayRef<int64_t> shape) -> Value {
       Value empty = tensor::EmptyOp::create(rw, loc, shape, accType);
-      Value neutral = arith::ConstantOp::create(rw, loc, plan.neutral);
+      Value neutral = arith::ConstantOp::create(
+          rw, loc, wide ? TypedAttr(rw.getF32FloatAttr(0.0f)) : plan.neutral);
       return linalg::FillOp::create(rw, loc, neutral, empty).getResult(0);
     };
     // An init that is not a fill (values the reduction adds to) is combined
@@ -359,15 +371,29 @@ struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
       input = transposeAsMatrices(rw, loc, input, plan.perm);
     // The first step computes the original body; the others combine.
     Block *body = op.getBlock();
-    auto original = [&](OpBuilder &b, Location, Value in, Value acc) {
+    auto original = [&](OpBuilder &b, Location nloc, Value in,
+                        Value acc) -> Value {
       IRMapping map;
       map.map(body->getArgument(0), in);
       map.map(body->getArgument(1), acc);
       for (Operation &inner : body->without_terminator())
-        b.clone(inner, map);
-      return map.lookup(body->getTerminator()->getOperand(0));
+        if (!wide || &inner != plan.combine)
+          b.clone(inner, map);
+      if (!wide)
+        return map.lookup(body->getTerminator()->getOperand(0));
+      // The term as the body computes it, extended, added in f32.
+      Value accArg = body->getArgument(1);
+      Value term = plan.combine->getOperand(0) == accArg
+                       ? plan.combine->getOperand(1)
+                       : plan.combine->getOperand(0);
+      Value wideTerm =
+          convertFloats(b, nloc, map.lookupOrDefault(term), b.getF32Type());
+      return arith::AddFOp::create(b, nloc, wideTerm, acc).getResult();
     };
-    auto combine = [&](OpBuilder &b, Location, Value in, Value acc) {
+    auto combine = [&](OpBuilder &b, Location nloc, Value in,
+                       Value acc) -> Value {
+      if (wide)
+        return arith::AddFOp::create(b, nloc, in, acc).getResult();
       IRMapping map;
       Value accArg = body->getArgument(1);
       for (Value operand : plan.combine->getOperands())
@@ -461,6 +487,8 @@ struct RowReductions : strata::impl::StrataRowReductionsBase<RowReductions> {
         input = tensor::CollapseShapeOp::create(
             rw, loc, scalar, input, ArrayRef<ReassociationIndices>{});
     }
+    if (wide)
+      input = convertFloats(rw, loc, input, narrowType);
     rw.replaceOp(op, input);
   }
 };
