@@ -60,11 +60,13 @@ void strata::buildLoopsToLLVMPipeline(OpPassManager &pm) {
   // conversion instruction (AVX2, AMD Zen), which the host's libgcc (GCC
   // 12) does not define. Math functions of bf16 and f16 in f32 too: LLVM's
   // instruction selection aborted on a tanh of 129 bf16 lanes ("Do not
-  // know how to soft promote this operator's operand").
+  // know how to soft promote this operator's operand"). Each op's result is
+  // rounded to bf16 for every user (strata-keep-roundings).
   addPipeline(pm, "func.func(strata-lower-copies,strata-lower-vectors,"
                   "math-extend-to-supported-types{target-type=f32},"
                   "arith-emulate-unsupported-floats{source-types=bf16 "
-                  "target-type=f32},arith-expand{include-bf16=true "
+                  "target-type=f32},strata-keep-roundings,"
+                  "arith-expand{include-bf16=true "
                   "include-f4e2m1=true include-f8e8m0=true}),"
                   "strata-prefetch-next,strata-streaming-stores,"
                   "scf-forall-to-for");

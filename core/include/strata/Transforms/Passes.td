@@ -595,6 +595,21 @@ def StrataPrefetchNext : Pass<"strata-prefetch-next", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def StrataKeepRoundings : Pass<"strata-keep-roundings"> {
+  let summary = "Keep the roundings of emulated narrow-float arithmetic";
+  let description = [{
+    arith-emulate-unsupported-floats computes each bf16/f16 op in f32
+    between an `arith.extf` and an `arith.truncf` marked
+    `fastmath<contract>`, which lets `extf(truncf(x))` fold to `x`: a value
+    then reaches some of its users rounded and others not (x - max(x) over
+    a row of equal bf16 values was not 0: the subtraction read the product
+    unrounded, the max the rounded one). This pass clears the fast-math
+    flags of the float conversions, so every user reads the value the
+    program computed, rounded to its type.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def StrataStreamingStores
     : Pass<"strata-streaming-stores", "::mlir::ModuleOp"> {
   let summary = "Mark stores into large write-only buffers non-temporal";
