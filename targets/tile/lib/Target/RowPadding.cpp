@@ -9,13 +9,16 @@
 // results, unknown) given several sample values; a choice holds when every
 // reduced value is 0 for a sum and -inf for a max in every sample. A
 // softmax pads with -inf (max ignores it, exp(-inf - max) adds 0); a sum of
-// x or of x * gamma pads with 0; a layer norm has none ((0 - mean)^2 is
-// not 0) and stays refused.
+// x or of x * gamma pads with 0; a max of values that are never negative
+// (|x|, exp, squares) pads with what makes them 0 or less; a layer norm has
+// none ((0 - mean)^2 is not 0) and stays refused.
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 #include <limits>
@@ -56,6 +59,35 @@ std::optional<double> valueOf(Value v, const DenseMap<Value, double> &args,
   if (result)
     memo[v] = *result;
   return result;
+}
+
+/// Whether `v` is at least 0 wherever it is computed (an absolute value,
+/// an exponential, a square, sums, products and maxima of such values and
+/// of constants at least 0): a max over values like these is unchanged by
+/// padding that holds 0 or less.
+bool nonNegative(Value v, int depth = 0) {
+  if (depth > 16)
+    return false;
+  FloatAttr constant;
+  if (matchPattern(v, m_Constant(&constant)))
+    return !constant.getValue().isNegative() && !constant.getValue().isNaN();
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return false;
+  if (isa<math::AbsFOp, math::ExpOp>(op))
+    return true;
+  auto both = [&] {
+    return nonNegative(op->getOperand(0), depth + 1) &&
+           nonNegative(op->getOperand(1), depth + 1);
+  };
+  if (auto mul = dyn_cast<arith::MulFOp>(op))
+    return mul.getLhs() == mul.getRhs() || both();
+  if (isa<arith::AddFOp>(op))
+    return both();
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op))
+    return nonNegative(op->getOperand(0), depth + 1) ||
+           nonNegative(op->getOperand(1), depth + 1);
+  return false;
 }
 
 /// Whether every reduction of `ops` reads its identity at a padded column
@@ -117,7 +149,10 @@ bool reductionsSeeIdentity(ArrayRef<linalg::LinalgOp> ops,
                                             : combine->getOperand(0);
     std::optional<double> v = valueOf(x, args, memo);
     bool sum = isa<arith::AddFOp>(combine);
-    if (!v || (sum ? *v != 0.0 : !(std::isinf(*v) && *v < 0)))
+    // A max also ignores a padded value no larger than every real one (0
+    // or less where the values are at least 0: a max of |x|).
+    bool below = v && *v <= 0.0 && nonNegative(x);
+    if (!v || (sum ? *v != 0.0 : !((std::isinf(*v) && *v < 0) || below)))
       return false;
     perRow.try_emplace(out, sample * double(perRow.size() + 1));
   }
