@@ -55,3 +55,29 @@ func.func @exp_lean(%x: vector<8xf32>) -> vector<8xf32> {
   %e = math.exp %x : vector<8xf32>
   return %e : vector<8xf32>
 }
+
+// -----
+
+// sin and cos reduce their argument in f32, accurate while |x| is small:
+// a vector with any lane past 8192 in magnitude (or NaN) takes f64 libm
+// calls instead; the polynomial only runs in the other branch, where a sin
+// of |x| below 2^-12 is x. Unguarded, a sin of 1e12 came out as 1e24, and
+// sins near 1e-9 had an absolute error of 6e-8 (differential seed 322
+// case 23).
+// CHECK-LABEL: func.func @sin_large
+// CHECK: %[[A:.*]] = math.absf %arg0 : vector<16xf32>
+// CHECK: %[[L:.*]] = arith.cmpf ugt, %[[A]], %{{.*}} : vector<16xf32>
+// CHECK: %[[ANY:.*]] = vector.reduction <or>, %[[L]] : vector<16xi1> into i1
+// CHECK: scf.if %[[ANY]] -> (vector<16xf32>)
+// CHECK:   arith.extf %arg0 : vector<16xf32> to vector<16xf64>
+// CHECK:   math.sin %{{.*}} : vector<16xf64>
+// CHECK:   arith.truncf %{{.*}} : vector<16xf64> to vector<16xf32>
+// CHECK: } else {
+// CHECK-NOT: math.sin
+// CHECK:   math.fma
+// CHECK:   %[[SMALL:.*]] = arith.cmpf olt, %[[A]], %{{.*}} : vector<16xf32>
+// CHECK:   arith.select %[[SMALL]], %arg0, %{{.*}} : vector<16xi1>, vector<16xf32>
+func.func @sin_large(%x: vector<16xf32>) -> vector<16xf32> {
+  %s = math.sin %x : vector<16xf32>
+  return %s : vector<16xf32>
+}

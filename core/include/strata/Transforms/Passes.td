@@ -171,7 +171,10 @@ def StrataApproximateMath : Pass<"strata-approximate-math"> {
     (scalars and vectors) become polynomial approximations built of arith
     ops, which vectorize, instead of calls to scalar libm. A bandwidth-bound
     softmax or GELU needs a vector exp/erf to keep up with memory. Other
-    element types are left alone.
+    element types are left alone. sin and cos reduce their argument with
+    f32 arithmetic, accurate while |x| is small: when any lane of a vector
+    (or the scalar) exceeds 8192 in magnitude, that vector is computed by
+    f64 libm calls instead (a sin of 1e12 came out as 1e24).
 
     ```mlir
     %y = math.exp %x : vector<16xf32>
@@ -180,6 +183,7 @@ def StrataApproximateMath : Pass<"strata-approximate-math"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }
 
