@@ -28,6 +28,16 @@ constexpr double kLargestReducedArgument = 8192.0;
 /// lane's |x| exceeds kLargestReducedArgument (or is NaN), the function
 /// of x extended to f64 (a libm call), rounded back; else the f32 op,
 /// which the approximation patterns then expand (sin of a tiny x: x).
+/// `value` as a constant of `type` (f32 or a vector of f32: a splat).
+Value f32Constant(OpBuilder &b, Location loc, Type type, double value) {
+  FloatAttr scalar = b.getF32FloatAttr(value);
+  auto vector = dyn_cast<VectorType>(type);
+  return arith::ConstantOp::create(
+      b, loc,
+      vector ? TypedAttr(DenseElementsAttr::get(vector, Attribute(scalar)))
+             : TypedAttr(scalar));
+}
+
 void guardLargeArguments(Operation *op) {
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -35,11 +45,7 @@ void guardLargeArguments(Operation *op) {
   Type type = x.getType();
   auto vector = dyn_cast<VectorType>(type);
   Type f64 = vector ? Type(vector.clone(b.getF64Type())) : b.getF64Type();
-  FloatAttr scalarBound = b.getF32FloatAttr(kLargestReducedArgument);
-  Value bound = arith::ConstantOp::create(
-      b, loc,
-      vector ? TypedAttr(DenseElementsAttr::get(vector, Attribute(scalarBound)))
-             : TypedAttr(scalarBound));
+  Value bound = f32Constant(b, loc, type, kLargestReducedArgument);
   Value magnitude = math::AbsFOp::create(b, loc, x);
   // Unordered: NaN takes the exact path too.
   Value large = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT,
@@ -69,12 +75,7 @@ void guardLargeArguments(Operation *op) {
     // Near 0 the polynomial's error is absolute (about 6e-8), not
     // relative: sin x of |x| below 2^-12 is x (x^3 / 6 is under 2^-25 of x).
     if (isa<math::SinOp>(op)) {
-      FloatAttr tinyValue = nb.getF32FloatAttr(0x1p-12);
-      Value tiny = arith::ConstantOp::create(
-          nb, loc,
-          vector
-              ? TypedAttr(DenseElementsAttr::get(vector, Attribute(tinyValue)))
-              : TypedAttr(tinyValue));
+      Value tiny = f32Constant(nb, loc, type, 0x1p-12);
       Value small = arith::CmpFOp::create(nb, loc, arith::CmpFPredicate::OLT,
                                           magnitude, tiny);
       fast = arith::SelectOp::create(nb, loc, small, x, fast);
@@ -98,8 +99,7 @@ struct ApproximateMath
     SmallVector<Operation *> trig;
     getOperation()->walk([&](Operation *op) {
       if (isa<math::SinOp, math::CosOp>(op) &&
-          getElementTypeOrSelf(op->getOperand(0).getType()).isF32() &&
-          !op->getParentOfType<scf::IfOp>())
+          getElementTypeOrSelf(op->getOperand(0).getType()).isF32())
         trig.push_back(op);
     });
     for (Operation *op : trig)
