@@ -122,6 +122,14 @@ tile.program @data_movement {
 // CHECK-NEXT: tile.unary_scalar max dst[%[[I]]], 0.000000e+00
 // CHECK-NEXT: tile.unary_scalar min dst[%[[I]]], 3.40282347E+38
 // CHECK-NEXT: tile.binary_dst max dst[%[[I]]], dst[%[[I]]] -> dst[%[[I]]]
+// CHECK-NEXT: tile.unary_scalar eq dst[%[[I]]], 0xFF800000
+// CHECK-NEXT: tile.unary_scalar ne dst[%[[I]]], 0.000000e+00
+// CHECK-NEXT: tile.unary_scalar lt dst[%[[I]]], 1.000000e+00
+// CHECK-NEXT: tile.unary_scalar le dst[%[[I]]], 1.000000e+00
+// CHECK-NEXT: tile.unary_scalar gt dst[%[[I]]], 1.000000e+00
+// CHECK-NEXT: tile.unary_scalar ge dst[%[[I]]], 1.000000e+00
+// CHECK-NEXT: tile.unary_scalar fill dst[%[[I]]], 5.000000e-01
+// CHECK-NEXT: tile.where_dst dst[%[[I]]], dst[%[[I]]], dst[%[[I]]] -> dst[%[[I]]]
 // CHECK-NEXT: tile.commit_dst
 // CHECK-NEXT: tile.wait_dst
 // CHECK-NEXT: tile.pack_tile dst[%[[I]]] -> @c[%[[I]]]
@@ -158,6 +166,14 @@ tile.program @compute {
     tile.unary_scalar max dst[%c0], 0.0
     tile.unary_scalar min dst[%c0], 3.40282347E+38
     tile.binary_dst max dst[%c0], dst[%c0] -> dst[%c0]
+    tile.unary_scalar eq dst[%c0], 0xFF800000
+    tile.unary_scalar ne dst[%c0], 0.0
+    tile.unary_scalar lt dst[%c0], 1.0
+    tile.unary_scalar le dst[%c0], 1.0
+    tile.unary_scalar gt dst[%c0], 1.0
+    tile.unary_scalar ge dst[%c0], 1.0
+    tile.unary_scalar fill dst[%c0], 0.5
+    tile.where_dst dst[%c0], dst[%c0], dst[%c0] -> dst[%c0]
     tile.commit_dst
     tile.wait_dst
     tile.pack_tile dst[%c0] -> @c[%c0]

@@ -40,7 +40,7 @@ bool isHandshake(Operation *op) {
 
 bool isMathWrite(Operation *op) {
   return isa<MatmulTilesOp, BinaryOp, UnpackTileOp, ReduceOp, UnaryOp,
-             UnaryScalarOp, BinaryDstOp>(op);
+             UnaryScalarOp, BinaryDstOp, WhereDstOp>(op);
 }
 
 /// Scans `block` from `state`; returns the state at its end or failure.

@@ -224,6 +224,10 @@ SmallVector<Value, 3> strata::tile::dstOperands(Operation *op) {
           [&](auto op) { indices.push_back(op.getDst()); })
       .Case<BinaryDstOp>([&](BinaryDstOp op) {
         indices.append({op.getLhs(), op.getRhs(), op.getDst()});
+      })
+      .Case<WhereDstOp>([&](WhereDstOp op) {
+        indices.append(
+            {op.getCond(), op.getOnTrue(), op.getOnFalse(), op.getDst()});
       });
   return indices;
 }

@@ -301,6 +301,24 @@ Step Machine::executeCompute(Operation *op, Instance &inst) {
         record(inst, event);
         return Step::Next;
       })
+      .Case<WhereDstOp>([&](WhereDstOp o) {
+        float *cond, *t, *f, *c;
+        if (!expect(DstState::Acquired, "writes") ||
+            !(cond = dstTile(o.getCond())) || !(t = dstTile(o.getOnTrue())) ||
+            !(f = dstTile(o.getOnFalse())) || !(c = dstTile(o.getDst())))
+          return fail();
+        fresh(o.getCond(), cond);
+        fresh(o.getOnTrue(), t);
+        fresh(o.getOnFalse(), f);
+        written(o.getDst()) = 1;
+        for (int64_t i = 0; i < tileElements; ++i)
+          c[i] = cond[i] != 0.0f ? t[i] : f[i];
+        finish(c);
+        Event event{EventKind::Vector};
+        event.op = uint8_t(VectorOp::Where);
+        record(inst, event);
+        return Step::Next;
+      })
       .Case<PackTileOp>([&](PackTileOp o) {
         float *c;
         if (!expect(DstState::Waited, "packs from") ||

@@ -189,6 +189,20 @@ static inline float apply(VectorOp op, float x, float y) {
                : std::min(x, y);
   case VectorOp::Rsub:
     return y - x;
+  case VectorOp::Eq:
+    return x == y ? 1.0f : 0.0f;
+  case VectorOp::Ne:
+    return x != y ? 1.0f : 0.0f;
+  case VectorOp::Lt:
+    return x < y ? 1.0f : 0.0f;
+  case VectorOp::Le:
+    return x <= y ? 1.0f : 0.0f;
+  case VectorOp::Gt:
+    return x > y ? 1.0f : 0.0f;
+  case VectorOp::Ge:
+    return x >= y ? 1.0f : 0.0f;
+  case VectorOp::Fill:
+    return y;
   default:
     return std::numeric_limits<float>::quiet_NaN();
   }

@@ -288,6 +288,28 @@ public:
           toFloats(info, signature.inputs[i].numElements(), *args[i]),
           signature.inputs[i].shape, info.format};
     }
+    // The module's constants (a causal mask, a program's own weights) are
+    // held from the start, each under its name.
+    if (auto constants =
+            (*executable.module)
+                ->getAttrOfType<DictionaryAttr>(kConstantsAttrName))
+      for (NamedAttribute entry : constants) {
+        auto value = dyn_cast<DenseElementsAttr>(entry.getValue());
+        auto type =
+            value ? dyn_cast<FloatType>(value.getElementType()) : FloatType();
+        if (!type || !(type.isF32() || type.isBF16()))
+          return llvm::createStringError("constant @" + entry.getName().str() +
+                                         " is not a dense f32 or bf16 tensor");
+        Held constant;
+        constant.format = type.isF32() ? TileFormat::F32 : TileFormat::BF16;
+        constant.shape.assign(value.getType().getShape().begin(),
+                              value.getType().getShape().end());
+        for (llvm::APFloat element : value.getValues<llvm::APFloat>())
+          constant.values.push_back(type.isF32()
+                                        ? element.convertToFloat()
+                                        : float(element.convertToDouble()));
+        held[entry.getName().str()] = std::move(constant);
+      }
     DiagnosticText diagnostics(executable.context);
     std::vector<CycleReport> reports;
     std::string lines;

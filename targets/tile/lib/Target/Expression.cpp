@@ -7,6 +7,12 @@
 // * 0.5 -> unary_scalar mul, c - x -> rsub, x / c -> mul by 1 / c). Anything
 // else is an error naming the op.
 //
+// Booleans (i1) are 1.0 and 0.0 in Dst: a comparison with a constant is
+// the scalar form's eq ... ge, `not` (xor with true) is 1 - b, `and` a
+// product, `or` a max, an unsigned conversion to float the value itself,
+// and arith.select the vector engine's where_dst, a constant operand of it
+// first filled into a slot of its own.
+//
 // Then slots are chosen by liveness, so a body may read any value any
 // number of times (a DAG, e.g. GELU in its tanh form). Each value's reads
 // still to come are counted (x * x: two, in one op). Unary and scalar ops
@@ -94,13 +100,47 @@ struct Node {
     Binary, // lhs name rhs, into any slot
     Divide, // lhs / rhs: recip of rhs in place, then mul
     Over,   // scalar / x: recip of x in place, then times the scalar
+    Select, // cond ? a : b (where_dst); a null read is constants[i]
     Result, // the yielded value (or the reduction's operand)
   } kind;
   Operation *op;
   llvm::StringRef name;
   float scalar = 0;
   SmallVector<Value, 2> reads;
+  SmallVector<float, 3> constants = {0, 0, 0}; // Select's constant operands
 };
+
+/// The scalar form of a comparison of a value with a constant (c on either
+/// side), or "" when the predicate has none (the unordered ones but une,
+/// and one, whose NaN cases differ).
+llvm::StringRef comparisonName(arith::CmpFPredicate predicate,
+                               bool constantFirst) {
+  using P = arith::CmpFPredicate;
+  switch (predicate) {
+  case P::OEQ:
+    return "eq";
+  case P::UNE:
+    return "ne";
+  case P::OLT:
+    return constantFirst ? "gt" : "lt";
+  case P::OLE:
+    return constantFirst ? "ge" : "le";
+  case P::OGT:
+    return constantFirst ? "lt" : "gt";
+  case P::OGE:
+    return constantFirst ? "le" : "ge";
+  default:
+    return "";
+  }
+}
+
+bool isTrue(Value v) {
+  auto cst = v.getDefiningOp<arith::ConstantOp>();
+  auto value = cst ? dyn_cast<IntegerAttr>(cst.getValue()) : IntegerAttr();
+  return value && value.getType().isInteger(1) && value.getValue().isOne();
+}
+
+bool isBoolean(Value v) { return v.getType().isInteger(1); }
 
 /// The body (up to `end`) as nodes in program order; an error names the
 /// first op the engines lack or the first operand they cannot read.
@@ -160,6 +200,62 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
       // bf16 to f32 is exact: the value of its operand, in its slot (an
       // input's bf16 tile is unpacked into Dst's f32 exactly).
       aliases[ext.getResult()] = ext.getIn();
+    } else if (auto cmp = dyn_cast<arith::CmpFOp>(inst);
+               cmp && constantValue(cmp.getLhs()).has_value() !=
+                          constantValue(cmp.getRhs()).has_value()) {
+      bool first = constantValue(cmp.getLhs()).has_value();
+      llvm::StringRef kind = comparisonName(cmp.getPredicate(), first);
+      if (kind.empty())
+        return unsupported(&inst, "compares with a predicate the vector "
+                                  "engine lacks (it has oeq, une, olt, ole, "
+                                  "ogt and oge)");
+      error =
+          add(Node::Scalar, &inst, kind, {first ? cmp.getRhs() : cmp.getLhs()});
+      if (!error)
+        nodes.back().scalar =
+            float(*constantValue(first ? cmp.getLhs() : cmp.getRhs()));
+    } else if (auto xorOp = dyn_cast<arith::XOrIOp>(inst);
+               xorOp && isBoolean(xorOp.getResult()) &&
+               (isTrue(xorOp.getLhs()) || isTrue(xorOp.getRhs()))) {
+      // not b: 1 - b.
+      error = add(Node::Scalar, &inst, "rsub",
+                  {isTrue(xorOp.getLhs()) ? xorOp.getRhs() : xorOp.getLhs()});
+      if (!error)
+        nodes.back().scalar = 1.0f;
+    } else if (isa<arith::AndIOp, arith::OrIOp>(inst) &&
+               isBoolean(inst.getResult(0))) {
+      error = add(Node::Binary, &inst, isa<arith::AndIOp>(inst) ? "mul" : "max",
+                  {inst.getOperand(0), inst.getOperand(1)});
+    } else if (auto toFloat = dyn_cast<arith::UIToFPOp>(inst);
+               toFloat && isBoolean(toFloat.getIn()) &&
+               (computed.contains(toFloat.getIn()) ||
+                isa<BlockArgument>(toFloat.getIn()))) {
+      aliases[toFloat.getResult()] = toFloat.getIn(); // 0 or 1 already
+    } else if (auto select = dyn_cast<arith::SelectOp>(inst);
+               select && !constantValue(select.getCondition())) {
+      // Constant branches are filled into slots of their own.
+      SmallVector<Value, 3> operands;
+      SmallVector<float, 3> constants = {0, 0, 0};
+      for (auto [i, v] : llvm::enumerate(select->getOperands())) {
+        std::optional<double> c = i ? constantValue(v) : std::nullopt;
+        operands.push_back(c ? Value() : v);
+        if (c)
+          constants[i] = float(*c);
+      }
+      SmallVector<Value, 3> values;
+      for (Value v : operands)
+        if (v)
+          values.push_back(v);
+      error = add(Node::Select, &inst, "where", values);
+      if (!error) {
+        // add() resolved aliases in order; put them back in place.
+        auto resolved = nodes.back().reads.begin();
+        for (Value &v : operands)
+          if (v)
+            v = *resolved++;
+        nodes.back().reads.assign(operands.begin(), operands.end());
+        nodes.back().constants = constants;
+      }
     } else if (isa<math::ExpOp, arith::NegFOp, math::AbsFOp, math::SqrtOp,
                    math::RsqrtOp, math::TanhOp, math::LogOp, math::SinOp,
                    math::CosOp, math::ErfOp>(inst)) {
@@ -230,7 +326,8 @@ public:
   Expression run(ArrayRef<Node> nodes) {
     for (const Node &node : nodes)
       for (Value v : node.reads)
-        ++remaining[v];
+        if (v)
+          ++remaining[v];
     for (const Node &node : nodes) {
       current = node.op;
       Value result =
@@ -259,6 +356,9 @@ public:
         slot = binary(node.name, node.reads[0], Value(), rhs);
         break;
       }
+      case Node::Select:
+        slot = select(node);
+        break;
       case Node::Result:
         expr.result = operand(node.reads[0]);
         return expr;
@@ -287,7 +387,9 @@ private:
     step.kind = kind;
     step.op = op.str();
     step.operand = kind == Step::Load ? a : 0;
-    step.lhs = kind == Step::Binary || kind == Step::Copy ? a : 0;
+    step.lhs = kind == Step::Binary || kind == Step::Copy || kind == Step::Where
+                   ? a
+                   : 0;
     step.rhs = rhs;
     step.slot = slot;
     expr.steps.push_back(step);
@@ -358,6 +460,44 @@ private:
       release(rhs, slot);
     else if (r != slot)
       freeSlots.insert(r);
+    return slot;
+  }
+
+  /// cond ? a : b into the slot of an operand read for the last time, a
+  /// filled constant's, else a free one.
+  int select(const Node &node) {
+    int slots[3];
+    bool filled[3] = {false, false, false};
+    for (int i = 0; i < 3; ++i) {
+      if (node.reads[i]) {
+        slots[i] = operand(node.reads[i]);
+        continue;
+      }
+      slots[i] = fresh();
+      filled[i] = true;
+      push(Step::Scalar, "fill", 0, 0, slots[i]);
+      expr.steps.back().scalar = node.constants[i];
+    }
+    for (Value v : node.reads)
+      if (v)
+        --remaining[v];
+    auto dead = [&](Value v) {
+      return !v || !remaining.lookup(v) || (!keepInputs && isInput(v));
+    };
+    int slot = -1;
+    for (int i = 0; i < 3 && slot < 0; ++i)
+      if (dead(node.reads[i]))
+        slot = slots[i];
+    if (slot < 0)
+      slot = fresh();
+    push(Step::Where, "", slots[0], slots[1], slot);
+    expr.steps.back().third = slots[2];
+    for (int i = 0; i < 3; ++i) {
+      if (node.reads[i])
+        release(node.reads[i], slot);
+      else if (slots[i] != slot)
+        freeSlots.insert(slots[i]);
+    }
     return slot;
   }
 

@@ -24,6 +24,12 @@ static bool readAfter(const Expression &expr, size_t i, int slot) {
       if (step.slot == slot)
         return false;
       break;
+    case Expression::Step::Where:
+      if (step.lhs == slot || step.rhs == slot || step.third == slot)
+        return true;
+      if (step.slot == slot)
+        return false;
+      break;
     case Expression::Step::Binary:
     case Expression::Step::Copy:
       if (step.lhs == slot ||
@@ -111,6 +117,14 @@ llvm::Error strata::tile::emitExpression(
                            dst(step.slot)));
       break;
     }
+    case Expression::Step::Where:
+      for (int slot : {step.lhs, step.rhs, step.third})
+        if (llvm::Error error = use(slot))
+          return error;
+      k.line(llvm::formatv(
+          "tile.where_dst dst[{0}], dst[{1}], dst[{2}] -> dst[{3}]",
+          dst(step.lhs), dst(step.rhs), dst(step.third), dst(step.slot)));
+      break;
     case Expression::Step::Copy:
       // The dialect has no Dst-to-Dst move: max(x, x) is x exactly, at the
       // vector engine's cost of a max.

@@ -117,6 +117,14 @@ void copyStridedOperands(mlir::func::FuncOp fn);
 /// filled buffer into fills and drops fills nothing reads
 /// (FillForwarding.cpp).
 void forwardFills(mlir::func::FuncOp fn);
+/// Evaluates every float term of an elementwise body that depends only on
+/// the iteration's indices and constants (a causal mask) into a constant
+/// buffer (a memref.global) the op reads as one more input
+/// (IndexTerms.cpp).
+void tabulateIndexTerms(mlir::func::FuncOp fn);
+/// The name of the constant `v` holds (a memref.get_global's), if any: the
+/// DRAM tensor a program binds to it.
+std::optional<llvm::StringRef> constantNameOf(mlir::Value v);
 /// Gives every elementwise op's input read through a permutation or a
 /// broadcast no program takes a buffer of the op's shape, copied from a
 /// strided view of the input; a transpose no program takes becomes that

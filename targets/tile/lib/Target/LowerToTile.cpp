@@ -393,6 +393,7 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
           rewriter, op, /*removeOutputs=*/false);
     });
     for (auto fn : module.getOps<func::FuncOp>()) {
+      tabulateIndexTerms(fn);
       forwardCopiedTemporaries(fn);
       copyStridedOperands(fn);
       copyPermutedReads(fn);
@@ -446,7 +447,11 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       bool reshapes = llvm::any_of(fn.getBody().front(), [](Operation &op) {
         return isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
       });
-      bool oneProgram = groups.empty() || (groups.size() == 1 && !reshapes);
+      // Constants (IndexTerms.cpp) are DRAM tensors the runtime fills by
+      // name, which it does for the programs of a sequence.
+      bool constants = !fn.getOps<memref::GetGlobalOp>().empty();
+      bool oneProgram =
+          groups.empty() || (groups.size() == 1 && !reshapes && !constants);
       // A convolution pads its input in place in one program only: the
       // parts of a sequence write a padded input first (the ops that pad
       // in place stay out of the convolution's part; differential seed 304
@@ -465,6 +470,32 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       if (failed(lowerSequence(target, fn, groups, place)))
         return signalPassFailure();
     }
+    if (failed(collectConstants(module)))
+      return signalPassFailure();
+  }
+
+  /// The constants the programs bind (index terms, a program's own dense
+  /// constants) move into the module's `tile.constants` dictionary, by
+  /// name, from which the runtime fills them (TileDevice.cpp).
+  static LogicalResult collectConstants(ModuleOp module) {
+    SmallVector<NamedAttribute> constants;
+    for (auto global :
+         llvm::make_early_inc_range(module.getOps<memref::GlobalOp>())) {
+      auto value =
+          dyn_cast_or_null<DenseElementsAttr>(global.getInitialValueAttr());
+      Type element = global.getType().getElementType();
+      if (!global.getConstant() || !value ||
+          !(element.isF32() || element.isBF16()))
+        return global.emitError()
+               << "the tile target takes constant f32 or bf16 tensors with "
+                  "their values only";
+      constants.push_back(NamedAttribute(global.getSymNameAttr(), value));
+      global.erase();
+    }
+    if (!constants.empty())
+      module->setAttr(kConstantsAttrName,
+                      DictionaryAttr::get(module.getContext(), constants));
+    return success();
   }
 
   /// A function cut into programs run one after the other: each part is

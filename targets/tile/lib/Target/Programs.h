@@ -74,12 +74,15 @@ inline int64_t storedTileBytes(const std::string &type, int64_t elements) {
 /// in slot 0), each step one tile op.
 struct Expression {
   struct Step {
-    enum Kind { Load, Binary, Unary, Scalar, Copy } kind = Load;
+    enum Kind { Load, Binary, Unary, Scalar, Copy, Where } kind = Load;
     int operand = 0;      // Load: which operand
     std::string op;       // Binary: add, sub, mul, max, min; Unary: exp, ...;
-                          // Scalar: add, sub, rsub, mul, max, min
+                          // Scalar: add, sub, rsub, mul, max, min, the
+                          // comparisons eq ... ge, fill
     float scalar = 0;     // Scalar: the immediate (in place, like Unary)
-    int lhs = 0, rhs = 0; // Binary: the operands' slots; Copy: the source
+    int lhs = 0, rhs = 0; // Binary: the operands' slots; Copy: the source;
+                          // Where: the condition's and the true value's
+    int third = 0;        // Where: the false value's slot
     int slot = 0;         // the result's slot (Unary, Scalar: in place)
   };
   std::vector<Step> steps;

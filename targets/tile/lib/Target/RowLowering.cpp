@@ -220,24 +220,31 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
           generic.getBody()->getTerminator()->getOperand(0).getDefiningOp();
       bool max = isa_and_nonnull<arith::MaxNumFOp, arith::MaximumFOp>(combine);
       bool sum = isa_and_nonnull<arith::AddFOp>(combine);
+      // "Any" of booleans (1.0 or 0.0 on the engines) from false: a max.
+      bool any = isa_and_nonnull<arith::OrIOp>(combine) &&
+                 combine->getResult(0).getType().isInteger(1);
       Value init = fills.lookup(out);
       auto initValue =
           init ? init.getDefiningOp<arith::ConstantOp>() : arith::ConstantOp();
       auto initFloat =
           initValue ? dyn_cast<FloatAttr>(initValue.getValue()) : FloatAttr();
+      auto initBool = initValue ? dyn_cast<IntegerAttr>(initValue.getValue())
+                                : IntegerAttr();
       bool identity =
-          initFloat && (sum ? initFloat.getValue().isZero()
-                            : initFloat.getValue().isNaN() ||
-                                  initFloat.getValue().isInfinity() ||
-                                  initFloat.getValueAsDouble() < -1e30);
+          any ? initBool && initBool.getValue().isZero()
+              : initFloat && (sum ? initFloat.getValue().isZero()
+                                  : initFloat.getValue().isNaN() ||
+                                        initFloat.getValue().isInfinity() ||
+                                        initFloat.getValueAsDouble() < -1e30);
+      max |= any;
       Value acc = generic.getBody()->getArgument(generic.getNumDpsInputs());
       bool combines = combine && combine->getNumOperands() == 2 &&
                       llvm::is_contained(combine->getOperands(), acc);
       if ((!max && !sum) || !identity || !combines ||
           generic.getNumLoops() != shape.size() || !vectorResult)
         return generic.emitError()
-               << "the tile target reduces rows by sum (from 0) or max "
-                  "(from -inf) into a vector";
+               << "the tile target reduces rows by sum (from 0), max "
+                  "(from -inf) or or (from false) into a vector";
       Value x = combine->getOperand(0) == acc ? combine->getOperand(1)
                                               : combine->getOperand(0);
       auto xArg = dyn_cast<BlockArgument>(x);

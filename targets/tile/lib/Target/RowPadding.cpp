@@ -41,12 +41,18 @@ std::optional<double> valueOf(Value v, const DenseMap<Value, double> &args,
   Operation *op = v.getDefiningOp();
   if (!op || op->getNumResults() != 1)
     return std::nullopt;
+  // Booleans are 0 and 1.
   SmallVector<Attribute> operands;
   for (Value operand : op->getOperands()) {
     std::optional<double> x = valueOf(operand, args, memo);
-    if (!x || !isa<FloatType>(operand.getType()))
+    if (!x)
       return std::nullopt;
-    operands.push_back(FloatAttr::get(operand.getType(), *x));
+    if (isa<FloatType>(operand.getType()))
+      operands.push_back(FloatAttr::get(operand.getType(), *x));
+    else if (operand.getType().isInteger(1))
+      operands.push_back(IntegerAttr::get(operand.getType(), *x != 0.0));
+    else
+      return std::nullopt;
   }
   SmallVector<OpFoldResult> folded;
   if (failed(op->fold(operands, folded)) || folded.size() != 1)
@@ -56,6 +62,10 @@ std::optional<double> valueOf(Value v, const DenseMap<Value, double> &args,
     result = valueOf(same, args, memo);
   else if (auto f = dyn_cast_if_present<FloatAttr>(cast<Attribute>(folded[0])))
     result = f.getValueAsDouble();
+  else if (auto b =
+               dyn_cast_if_present<IntegerAttr>(cast<Attribute>(folded[0]));
+           b && b.getType().isInteger(1))
+    result = b.getValue().isOne() ? 1.0 : 0.0;
   if (result)
     memo[v] = *result;
   return result;
@@ -148,7 +158,8 @@ bool reductionsSeeIdentity(ArrayRef<linalg::LinalgOp> ops,
     Value x = combine->getOperand(0) == acc ? combine->getOperand(1)
                                             : combine->getOperand(0);
     std::optional<double> v = valueOf(x, args, memo);
-    bool sum = isa<arith::AddFOp>(combine);
+    // An "any" of booleans (or) has false as its identity, as a sum 0.
+    bool sum = isa<arith::AddFOp, arith::OrIOp>(combine);
     // A max also ignores a padded value no larger than every real one (0
     // or less where the values are at least 0: a max of |x|).
     bool below = v && *v <= 0.0 && nonNegative(x);

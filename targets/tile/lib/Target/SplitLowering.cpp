@@ -126,7 +126,7 @@ strata::tile::programGroups(func::FuncOp fn, bool paddingInPlace) {
     if (isa<linalg::LinalgOp, memref::CopyOp>(op))
       ops.push_back(&op);
     else if (!isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
-                  arith::ConstantOp>(op) &&
+                  arith::ConstantOp, memref::GetGlobalOp>(op) &&
              !isViewOp(&op))
       return {}; // no program takes it: the one-program lowering names it
   }
@@ -334,6 +334,8 @@ strata::tile::splitFunction(func::FuncOp fn,
   auto nameOf = [&](Value view) {
     Value v = rootOf(view);
     std::string &name = names[v];
+    if (std::optional<StringRef> constant = constantNameOf(v))
+      name = constant->str(); // the runtime fills it from the module
     if (name.empty())
       name = isa<BlockArgument>(v)
                  ? "arg" + std::to_string(cast<BlockArgument>(v).getArgNumber())
@@ -387,7 +389,8 @@ strata::tile::splitFunction(func::FuncOp fn,
     SmallVector<Value> internal; // buffers only this group uses
     auto shared = [&](Value v) {
       v = rootOf(v);
-      return isa<BlockArgument>(v) || users[v].size() > 1;
+      return isa<BlockArgument>(v) || users[v].size() > 1 ||
+             constantNameOf(v).has_value();
     };
     for (const SetVector<Value> *set : {&inputs, &outputs})
       for (Value v : *set)

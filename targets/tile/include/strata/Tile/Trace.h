@@ -74,13 +74,22 @@ enum class VectorOp : uint8_t {
   Sin,
   Cos,
   Erf,
+  Eq, ///< 1 where x == y, else 0 (IEEE: false for NaN)
+  Ne, ///< 1 where x != y (true for NaN)
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Fill,  ///< y (a scalar written over the tile)
+  Where, ///< c != 0 ? x : y (three operands)
 };
-constexpr int kVectorOps = int(VectorOp::Erf) + 1;
+constexpr int kVectorOps = int(VectorOp::Where) + 1;
 inline const char *vectorOpName(VectorOp op) {
   static const char *const names[] = {
       "add",  "sub",        "mul",   "max", "exp", "recip", "gelu",
       "relu", "sqrt",       "rsqrt", "neg", "abs", "tanh",  "min",
-      "log",  "round_bf16", "rsub",  "sin", "cos", "erf"};
+      "log",  "round_bf16", "rsub",  "sin", "cos", "erf",   "eq",
+      "ne",   "lt",         "le",    "gt",  "ge",  "fill",  "where"};
   return names[int(op)];
 }
 

@@ -56,7 +56,10 @@ def Tile_UnaryKindAttr : EnumAttr<Tile_Dialect, Tile_UnaryKind, "unary">;
 def Tile_ScalarKind : I32Enum<"ScalarKind",
     "elementwise operation with a scalar operand", [
     I32EnumCase<"add", 0>, I32EnumCase<"sub", 1>, I32EnumCase<"rsub", 2>,
-    I32EnumCase<"mul", 3>, I32EnumCase<"max", 4>, I32EnumCase<"min", 5>]> {
+    I32EnumCase<"mul", 3>, I32EnumCase<"max", 4>, I32EnumCase<"min", 5>,
+    I32EnumCase<"eq", 6>, I32EnumCase<"ne", 7>, I32EnumCase<"lt", 8>,
+    I32EnumCase<"le", 9>, I32EnumCase<"gt", 10>, I32EnumCase<"ge", 11>,
+    I32EnumCase<"fill", 12>]> {
   let cppNamespace = "::strata::tile";
 }
 def Tile_ScalarKindAttr : EnumAttr<Tile_Dialect, Tile_ScalarKind, "scalar">;

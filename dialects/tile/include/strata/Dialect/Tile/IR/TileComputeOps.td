@@ -140,8 +140,10 @@ def Tile_UnaryScalarOp : Tile_ComputeOp<"unary_scalar"> {
   let description = [{
     `tile.unary_scalar mul dst[%d], 5.000000e-01` multiplies every element
     of Dst tile `%d` by the f32 immediate, in place: add, sub (x - s), rsub
-    (s - x), mul, max, min. The scalar is an operand of the vector engine's
-    instruction, not a tile in a buffer.
+    (s - x), mul, max, min; the comparisons eq, ne, lt, le, gt, ge give 1.0
+    where `x op s` holds and 0.0 elsewhere (as IEEE compares: only ne holds
+    for NaN); fill writes s. The scalar is an operand of the vector
+    engine's instruction, not a tile in a buffer.
   }];
   let arguments = (ins Tile_ScalarKindAttr:$kind, Index:$dst, F32Attr:$scalar);
   let assemblyFormat = "`` $kind `dst` `[` $dst `]` `,` $scalar attr-dict";
@@ -154,6 +156,23 @@ def Tile_BinaryDstOp : Tile_ComputeOp<"binary_dst"> {
   let assemblyFormat = [{
     `` $kind `dst` `[` $lhs `]` `,` `dst` `[` $rhs `]` `->` `dst` `[` $dst `]`
     attr-dict
+  }];
+}
+
+def Tile_WhereDstOp : Tile_ComputeOp<"where_dst"> {
+  let summary = "Dst[dst] = Dst[cond] != 0 ? Dst[on_true] : Dst[on_false]";
+  let description = [{
+    `tile.where_dst dst[%c], dst[%t], dst[%f] -> dst[%d]` picks, element by
+    element, the value of `%t` where `%c` is not zero (a comparison's 1.0)
+    and that of `%f` elsewhere, on the vector engine (its lane predication:
+    neither operand's value enters the other's lanes, so a NaN or an
+    infinity on the side not taken stays out).
+  }];
+  let arguments = (ins Index:$cond, Index:$on_true, Index:$on_false,
+                       Index:$dst);
+  let assemblyFormat = [{
+    `dst` `[` $cond `]` `,` `dst` `[` $on_true `]` `,` `dst` `[` $on_false `]`
+    `->` `dst` `[` $dst `]` attr-dict
   }];
 }
 

@@ -30,4 +30,11 @@
 #define GET_OP_CLASSES
 #include "strata/Dialect/Tile/IR/TileOps.h.inc"
 
+namespace strata::tile {
+/// The module attribute holding the constant tensors programs read: a
+/// dictionary from the name a DRAM tensor's `bind` gives to its dense
+/// value, which the runtime writes before the programs run.
+inline constexpr llvm::StringLiteral kConstantsAttrName = "tile.constants";
+} // namespace strata::tile
+
 #endif // STRATA_DIALECT_TILE_IR_TILEDIALECT_H
