@@ -10,10 +10,13 @@
 // RUN: strata-compile %s --target=host --emit=llvm -o - | FileCheck %s
 // RUN: strata-run %s --target=host --check | FileCheck %s --check-prefix=EXEC
 
+// The lengths the optimizer picks depend on the host CPU (one vector of 129
+// i16 on AVX2; 128 + 1 bf16 where AVX-512 BF16 makes bf16 vectors legal):
+// either way no odd-length bf16 vector is loaded or shuffled.
 // CHECK-LABEL: define {{.*}}@softmax_rows
 // CHECK-NOT: load <129 x bfloat>
 // CHECK-NOT: shufflevector <129 x bfloat>
-// CHECK: load <129 x i16>
+// CHECK: load <{{129 x i16|128 x bfloat}}>
 
 // CHECK-LABEL: define {{.*}}@tanh_rows
 // CHECK-NOT: @llvm.tanh.v{{[0-9]+}}bf16

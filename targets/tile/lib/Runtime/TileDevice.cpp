@@ -204,11 +204,13 @@ public:
           signature.inputs.size(), signature.outputs.size(), args.size()));
     auto check = [&](const TensorInfo &tensor,
                      const TensorSpec &spec) -> llvm::Error {
-      // Block-float tensors take bf16 host buffers (converted on the way).
+      // Block-float tensors take bf16 host buffers (converted on the way),
+      // bf16 ones bf16 or booleans (i1: 1.0 and 0.0).
       ElementType type = tensor.format == TileFormat::F32 ? ElementType::F32
                                                           : ElementType::BF16;
       HostView view = hostView(program, tensor);
-      if (spec.type != type || spec.shape != view.shape)
+      bool boolean = type == ElementType::BF16 && spec.type == ElementType::I1;
+      if ((spec.type != type && !boolean) || spec.shape != view.shape)
         return llvm::createStringError(llvm::formatv(
             "tensor @{0} is {1}x{2}; the launch gives {3}", tensor.name,
             view.str(), elementTypeName(type), spec.str()));
@@ -220,7 +222,7 @@ public:
         return error;
       std::vector<float> values =
           pad(hostView(program, *inputs[i]), *inputs[i],
-              toFloats(*inputs[i], spec.numElements(), *args[inputArg[i]]));
+              toFloats(spec.type, spec.numElements(), *args[inputArg[i]]));
       if (failed(emulator.writeTensor(inputs[i]->name, values)))
         return diagnostics.error("cannot write @" + inputs[i]->name);
     }
@@ -236,7 +238,7 @@ public:
           emulator.readTensor(outputs[i]->name);
       if (failed(values))
         return diagnostics.error("cannot read @" + outputs[i]->name);
-      fromFloats(*outputs[i],
+      fromFloats(signature.outputs[outputArg[i] - numInputs].type,
                  crop(hostView(program, *outputs[i]), *outputs[i], *values),
                  *args[outputArg[i]]);
     }
@@ -279,13 +281,14 @@ public:
                              : signature.outputs[arg - numInputs];
     };
     auto formatOf = [](ElementType type) {
-      return type == ElementType::BF16 ? TileFormat::BF16 : TileFormat::F32;
+      return type == ElementType::F32 ? TileFormat::F32 : TileFormat::BF16;
     };
     for (size_t i = 0; i < numInputs; ++i) {
       TensorInfo info;
       info.format = formatOf(signature.inputs[i].type);
       held["arg" + std::to_string(i)] = {
-          toFloats(info, signature.inputs[i].numElements(), *args[i]),
+          toFloats(signature.inputs[i].type, signature.inputs[i].numElements(),
+                   *args[i]),
           signature.inputs[i].shape, info.format};
     }
     // The module's constants (a causal mask, a program's own weights) are
@@ -295,19 +298,24 @@ public:
                 ->getAttrOfType<DictionaryAttr>(kConstantsAttrName))
       for (NamedAttribute entry : constants) {
         auto value = dyn_cast<DenseElementsAttr>(entry.getValue());
-        auto type =
-            value ? dyn_cast<FloatType>(value.getElementType()) : FloatType();
-        if (!type || !(type.isF32() || type.isBF16()))
-          return llvm::createStringError("constant @" + entry.getName().str() +
-                                         " is not a dense f32 or bf16 tensor");
+        Type type = value ? value.getElementType() : Type();
+        if (!type || !(type.isF32() || type.isBF16() || type.isInteger(1)))
+          return llvm::createStringError(
+              "constant @" + entry.getName().str() +
+              " is not a dense f32, bf16 or i1 tensor");
+        // Booleans are bf16 1.0 and 0.0.
         Held constant;
         constant.format = type.isF32() ? TileFormat::F32 : TileFormat::BF16;
         constant.shape.assign(value.getType().getShape().begin(),
                               value.getType().getShape().end());
-        for (llvm::APFloat element : value.getValues<llvm::APFloat>())
-          constant.values.push_back(type.isF32()
-                                        ? element.convertToFloat()
-                                        : float(element.convertToDouble()));
+        if (type.isInteger(1))
+          for (bool element : value.getValues<bool>())
+            constant.values.push_back(element ? 1.0f : 0.0f);
+        else
+          for (llvm::APFloat element : value.getValues<llvm::APFloat>())
+            constant.values.push_back(type.isF32()
+                                          ? element.convertToFloat()
+                                          : float(element.convertToDouble()));
         held[entry.getName().str()] = std::move(constant);
       }
     DiagnosticText diagnostics(executable.context);
@@ -390,9 +398,7 @@ public:
         return llvm::createStringError(llvm::formatv(
             "@{0}'s output #{1} is {2}; the launch gives {3}", signature.name,
             i - numInputs, HostView{it->second.shape}.str(), spec.str()));
-      TensorInfo info;
-      info.format = it->second.format;
-      fromFloats(info, it->second.values, *args[i]);
+      fromFloats(spec.type, it->second.values, *args[i]);
     }
     CycleReport sum = sequenceReport(reports);
     predictedSeconds += sum.seconds();
@@ -510,12 +516,15 @@ private:
     return host;
   }
 
-  static std::vector<float> toFloats(const TensorInfo &tensor, size_t n,
+  /// The host buffer's `n` values (f32, bf16 or i1: a byte each) as floats.
+  static std::vector<float> toFloats(ElementType host, size_t n,
                                      Buffer &buffer) {
     std::vector<float> values(n);
     const auto *bytes = static_cast<const uint8_t *>(buffer.hostPointer());
     for (size_t i = 0; i < n; ++i) {
-      if (tensor.format != TileFormat::F32) {
+      if (host == ElementType::I1) {
+        values[i] = bytes[i] ? 1.0f : 0.0f;
+      } else if (host != ElementType::F32) {
         uint16_t half;
         std::memcpy(&half, bytes + 2 * i, 2);
         values[i] = fromBf16(half);
@@ -526,11 +535,13 @@ private:
     return values;
   }
 
-  static void fromFloats(const TensorInfo &tensor,
-                         const std::vector<float> &values, Buffer &buffer) {
+  static void fromFloats(ElementType host, const std::vector<float> &values,
+                         Buffer &buffer) {
     auto *bytes = static_cast<uint8_t *>(buffer.hostPointer());
     for (size_t i = 0; i < values.size(); ++i) {
-      if (tensor.format != TileFormat::F32) {
+      if (host == ElementType::I1) {
+        bytes[i] = values[i] != 0.0f;
+      } else if (host != ElementType::F32) {
         uint16_t half = toBf16(values[i]);
         std::memcpy(bytes + 2 * i, &half, 2);
       } else {

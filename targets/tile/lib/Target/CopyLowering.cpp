@@ -73,10 +73,12 @@ strata::tile::lowerCopyFunction(const LoweringTarget &target, func::FuncOp fn,
   const TileChip &chip = target.chip;
   auto type = cast<MemRefType>(copy.getSource().getType());
   Type element = type.getElementType();
-  if (!element.isF32() && !element.isBF16())
-    return copy.emitError() << "the tile target copies bf16 or f32 tensors; "
-                               "this copy's elements are "
-                            << element;
+  // Booleans are bf16 1.0 and 0.0 in DRAM.
+  if (!element.isF32() && !element.isBF16() && !element.isInteger(1))
+    return copy.emitError()
+           << "the tile target copies bf16, f32 or i1 tensors; "
+              "this copy's elements are "
+           << element;
   if (bufferOf(copy.getSource()) == bufferOf(copy.getTarget()))
     return copy.emitError() << "the tile target copies between two tensors; "
                                "this copy reads and writes one";

@@ -50,7 +50,14 @@ using namespace mlir;
 using namespace strata;
 using namespace strata::tile;
 
-/// The declaration of argument `arg` (of bf16 or f32 `element`s) as a
+/// Whether the tile target holds `element`s in DRAM: bf16 and f32, and
+/// booleans (i1) as bf16 1.0 and 0.0, which the runtime converts to and
+/// from the host's bytes.
+static bool isDramElement(Type element) {
+  return element.isBF16() || element.isF32() || element.isInteger(1);
+}
+
+/// The declaration of argument `arg` (of bf16, f32 or i1 `element`s) as a
 /// `rows` x `cols` DRAM matrix.
 static TensorDecl declare(BlockArgument arg, Type element, int64_t rows,
                           int64_t cols, bool output) {
@@ -59,7 +66,7 @@ static TensorDecl declare(BlockArgument arg, Type element, int64_t rows,
   t.output = output;
   t.rows = rows;
   t.cols = cols;
-  t.type = element.isBF16() ? "bf16" : "f32";
+  t.type = element.isF32() ? "f32" : "bf16";
   return t;
 }
 
@@ -69,11 +76,11 @@ FailureOr<TensorDecl> strata::tile::tensorFor(Operation *user,
                                               int64_t cols, bool output) {
   auto type = dyn_cast<MemRefType>(arg.getType());
   Type element = type ? type.getElementType() : Type();
-  if (!type || !type.hasStaticShape() ||
-      !(element.isBF16() || element.isF32()) || type.getRank() > 3)
+  if (!type || !type.hasStaticShape() || !isDramElement(element) ||
+      type.getRank() > 3)
     return user->emitError()
-           << "the tile target reads 1-D, 2-D or batches of 2-D bf16 or f32 "
-              "tensors of static shape; argument #"
+           << "the tile target reads 1-D, 2-D or batches of 2-D bf16, f32 or "
+              "i1 tensors of static shape; argument #"
            << arg.getArgNumber() << " is " << arg.getType();
   TensorDecl t = declare(arg, element, rows, cols, output);
   ArrayRef<int64_t> shape = type.getShape();
@@ -94,9 +101,9 @@ FailureOr<TensorDecl> strata::tile::flatTensorFor(Operation *user,
                                                   bool output) {
   auto type = dyn_cast<MemRefType>(arg.getType());
   Type element = type ? type.getElementType() : Type();
-  if (!type || !type.hasStaticShape() || !(element.isBF16() || element.isF32()))
+  if (!type || !type.hasStaticShape() || !isDramElement(element))
     return user->emitError()
-           << "the tile target reads bf16 or f32 tensors of static shape; "
+           << "the tile target reads bf16, f32 or i1 tensors of static shape; "
               "argument #"
            << arg.getArgNumber() << " is " << arg.getType();
   TensorDecl t = declare(arg, element, rows, cols, output);
@@ -484,11 +491,10 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       auto value =
           dyn_cast_or_null<DenseElementsAttr>(global.getInitialValueAttr());
       Type element = global.getType().getElementType();
-      if (!global.getConstant() || !value ||
-          !(element.isF32() || element.isBF16()))
+      if (!global.getConstant() || !value || !isDramElement(element))
         return global.emitError()
-               << "the tile target takes constant f32 or bf16 tensors with "
-                  "their values only";
+               << "the tile target takes constant f32, bf16 or i1 tensors "
+                  "with their values only";
       constants.push_back(NamedAttribute(global.getSymNameAttr(), value));
       global.erase();
     }
