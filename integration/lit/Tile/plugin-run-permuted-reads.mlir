@@ -6,10 +6,10 @@
 // - a 4-D transpose (permutation [3, 1, 2, 0]) and a bf16 one of the
 //   leading two of three dimensions ([1, 0, 2], attention's head swap);
 // - an op reading one input permuted and another broadcast over its last
-//   dimension: the second view's loop sizes were read off the first
-//   input's replaced buffer through its old map, 17x32x17x7 instead of
-//   7x17x17x32 ("page 64 of @arg0 is outside its 64 pages"; differential
-//   test seed 7001, case 31);
+//   dimension (differential test seed 7001, case 31: the broadcast's view
+//   was sized off the first input's replaced buffer, "page 64 of @arg0 is
+//   outside its 64 pages"); the broadcast is now a value per row of the
+//   flattened op, read as a column vector without a copy;
 // - a [16, 4] tensor broadcast over the middle two of four dimensions.
 // RUN: strata-run %s --target=tile-wormhole-n150 --check | FileCheck %s
 // RUN: strata-run %s --target=tile-blackhole-p150 --check | FileCheck %s
@@ -24,11 +24,12 @@
 // LOWER: tile.program @transpose4 {
 // LOWER-NOT: tile.kernel compute
 // LOWER: tile.program @heads {
-// Two copies, then the elementwise program.
+// The permuted copy, then the elementwise program reading the vector.
 // LOWER: tile.program @permuted_and_broadcast.0
 // LOWER: tile.program @permuted_and_broadcast.1
-// LOWER: tile.program @permuted_and_broadcast.2
+// LOWER: tile.dram_tensor @arg1 input {bind = "arg1", column, host_shape = array<i64: 7, 17, 17, 1>, replicate_cols, vector}
 // LOWER: tile.kernel compute
+// LOWER-NOT: tile.program @permuted_and_broadcast.2
 func.func @transpose4(%x: tensor<16x5x16x31xf32>) -> tensor<31x5x16x16xf32> {
   %e = tensor.empty() : tensor<31x5x16x16xf32>
   %t = linalg.transpose ins(%x : tensor<16x5x16x31xf32>) outs(%e : tensor<31x5x16x16xf32>) permutation = [3, 1, 2, 0]

@@ -47,7 +47,8 @@ LogicalResult addOperand(EltwisePlan &p, NumberedTensors &tensors,
 /// How an elementwise op reads an input by the loops its map uses: whole
 /// (every loop, in order), transposed (the last two swapped), a vector of
 /// one value per column (the last loop only: a bias), a vector of one value
-/// per row (the first of two loops only) or one scalar (no loop). A
+/// per row (every loop but the last, in order: per row of the matrix the
+/// op's leading loops flatten to) or one scalar (no loop). A
 /// vector's or scalar's other indices are 0 into dimensions of size 1, so
 /// its elements are contiguous whatever its rank ([n], [1, n], [n, 1]).
 enum class Read { Whole, Transposed, PerColumn, PerRow, Scalar };
@@ -72,7 +73,8 @@ std::optional<Read> readOf(linalg::GenericOp op, OpOperand &operand) {
     return Read::Scalar;
   if (dims.size() == 1 && dims[0] + 1 == loops && loops >= 1)
     return loops == 1 ? Read::Whole : Read::PerColumn;
-  if (dims.size() == 1 && dims[0] == 0 && loops == 2)
+  if (loops >= 2 && dims.size() + 1 == loops &&
+      llvm::equal(dims, llvm::seq(0u, loops - 1)))
     return Read::PerRow;
   if (map.isIdentity())
     return Read::Whole;
@@ -102,11 +104,13 @@ LogicalResult addBroadcastOperand(EltwisePlan &p, NumberedTensors &tensors,
   if (failed(arg))
     return failure();
   bool perRow = read == Read::PerRow, perColumn = read == Read::PerColumn;
+  // Its elements are contiguous whatever its rank (a [n, m, 1] per row).
   FailureOr<TensorDecl> t =
-      tensorFor(op, *arg, perRow ? rows : chip.tileRows,
-                perColumn ? cols : chip.tileCols, /*output=*/false);
+      flatTensorFor(op, *arg, perRow ? rows : chip.tileRows,
+                    perColumn ? cols : chip.tileCols, /*output=*/false);
   if (failed(t))
     return failure();
+  t->flatten = false;
   auto type = cast<ShapedType>(operand.get().getType());
   t->hostShape.assign(type.getShape().begin(), type.getShape().end());
   t->vector = true;
@@ -128,8 +132,8 @@ std::string writePlan(EltwisePlan &p, NumberedTensors &tensors) {
 
 /// True when `op` is elementwise over other than two dimensions (none: on
 /// scalars) with every input read whole, as a vector along the last
-/// dimension or as a scalar, the output whole, and no loop index in its
-/// body.
+/// dimension, as a value per row (of the leading dimensions flattened) or
+/// as a scalar, the output whole, and no loop index in its body.
 bool isFlatElementwise(linalg::GenericOp op) {
   if (op.getNumLoops() == 2 || op.getNumReductionLoops() != 0 ||
       op.getNumDpsInits() != 1)
@@ -140,7 +144,7 @@ bool isFlatElementwise(linalg::GenericOp op) {
   return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
     std::optional<Read> read = readOf(op, *input);
     return read && (*read == Read::Whole || *read == Read::PerColumn ||
-                    *read == Read::Scalar);
+                    *read == Read::PerRow || *read == Read::Scalar);
   });
 }
 
