@@ -214,6 +214,9 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
       if (!error)
         nodes.back().scalar =
             float(*constantValue(first ? cmp.getLhs() : cmp.getRhs()));
+    } else if (isa<arith::CmpFOp>(inst)) {
+      return unsupported(&inst, "compares two computed values; the vector "
+                                "engine compares a value with a constant");
     } else if (auto xorOp = dyn_cast<arith::XOrIOp>(inst);
                xorOp && isBoolean(xorOp.getResult()) &&
                (isTrue(xorOp.getLhs()) || isTrue(xorOp.getRhs()))) {

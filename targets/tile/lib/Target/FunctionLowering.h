@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <algorithm>
 #include <optional>
@@ -125,6 +126,22 @@ void tabulateIndexTerms(mlir::func::FuncOp fn);
 /// The name of the constant `v` holds (a memref.get_global's), if any: the
 /// DRAM tensor a program binds to it.
 std::optional<llvm::StringRef> constantNameOf(mlir::Value v);
+/// A buffer holding `value` for `user`: a constant memref.global named
+/// after `name` (made unique) and its memref.get_global before `user`.
+mlir::Value constantBuffer(mlir::IRRewriter &rewriter, mlir::Operation *user,
+                           mlir::DenseElementsAttr value, llvm::StringRef name);
+/// `op` with one more input, `buffer` read through `map`: a new generic
+/// with the body moved over and a block argument for the input, returned
+/// through `added` (IndexTerms.cpp).
+mlir::linalg::GenericOp withInput(mlir::IRRewriter &rewriter,
+                                  mlir::linalg::GenericOp op,
+                                  mlir::Value buffer, mlir::AffineMap map,
+                                  mlir::BlockArgument &added);
+/// Makes every row reduction of `fn` over rows that are not whole tiles,
+/// when no padding of the inputs leaves the reductions unchanged, reduce
+/// select(column is real, x, identity): the condition a constant vector of
+/// `true` whose padding reads false (MaskedRows.cpp).
+void maskRaggedReductions(mlir::func::FuncOp fn, int64_t tileCols);
 /// Gives every elementwise op's input read through a permutation or a
 /// broadcast no program takes a buffer of the op's shape, copied from a
 /// strided view of the input; a transpose no program takes becomes that

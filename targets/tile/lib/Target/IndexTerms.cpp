@@ -183,34 +183,9 @@ tabulate(const IndexTerm &term, ArrayRef<int64_t> ranges, unsigned numLoops) {
   return values;
 }
 
-/// `op` with one more input, `buffer` read through `map`: a new generic
-/// with the body moved over and a block argument for the input; the new
-/// argument is returned through `added`.
-linalg::GenericOp withInput(IRRewriter &rewriter, linalg::GenericOp op,
-                            Value buffer, AffineMap map, BlockArgument &added) {
-  SmallVector<Value> inputs = op.getDpsInputs();
-  inputs.push_back(buffer);
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  maps.insert(maps.begin() + op.getNumDpsInputs(), map);
-  rewriter.setInsertionPoint(op);
-  auto replacement = linalg::GenericOp::create(
-      rewriter, op.getLoc(), op->getResultTypes(), inputs, op.getDpsInits(),
-      maps, op.getIteratorTypesArray());
-  for (NamedAttribute attr : op->getDiscardableAttrs())
-    replacement->setAttr(attr.getName(), attr.getValue());
-  replacement.getRegion().takeBody(op.getRegion());
-  Block *body = replacement.getBody();
-  added =
-      body->insertArgument(op.getNumDpsInputs(),
-                           getElementTypeOrSelf(buffer.getType()), op.getLoc());
-  rewriter.replaceOp(op, replacement->getResults());
-  return replacement;
-}
 } // namespace
 
 void strata::tile::tabulateIndexTerms(func::FuncOp fn) {
-  auto module = fn->getParentOfType<ModuleOp>();
-  SymbolTable symbols(module);
   IRRewriter rewriter(fn.getContext());
   SmallVector<linalg::GenericOp> generics;
   fn.walk([&](linalg::GenericOp op) {
@@ -240,17 +215,9 @@ void strata::tile::tabulateIndexTerms(func::FuncOp fn) {
       SmallVector<Attribute> elements;
       for (double v : *values)
         elements.push_back(FloatAttr::get(element, v));
-      auto memrefType = MemRefType::get(ranges, element);
-      rewriter.setInsertionPointToStart(module.getBody());
-      auto global = memref::GlobalOp::create(
-          rewriter, fn.getLoc(), "index_term",
-          rewriter.getStringAttr("private"), memrefType,
-          DenseElementsAttr::get(tensorType, elements),
-          /*constant=*/true, /*alignment=*/IntegerAttr());
-      symbols.insert(global); // a unique name
-      rewriter.setInsertionPoint(op);
-      Value buffer = memref::GetGlobalOp::create(
-          rewriter, op.getLoc(), memrefType, global.getSymName());
+      Value buffer = constantBuffer(
+          rewriter, op, DenseElementsAttr::get(tensorType, elements),
+          "index_term");
       SmallVector<AffineExpr> exprs;
       for (unsigned d : term.loops)
         exprs.push_back(rewriter.getAffineDimExpr(d));
@@ -275,4 +242,47 @@ std::optional<llvm::StringRef> strata::tile::constantNameOf(Value v) {
   if (auto get = v.getDefiningOp<memref::GetGlobalOp>())
     return get.getName();
   return std::nullopt;
+}
+
+/// `op` with one more input, `buffer` read through `map`: a new generic
+/// with the body moved over and a block argument for the input; the new
+/// argument is returned through `added`.
+linalg::GenericOp strata::tile::withInput(IRRewriter &rewriter,
+                                          linalg::GenericOp op, Value buffer,
+                                          AffineMap map, BlockArgument &added) {
+  SmallVector<Value> inputs = op.getDpsInputs();
+  inputs.push_back(buffer);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps.insert(maps.begin() + op.getNumDpsInputs(), map);
+  rewriter.setInsertionPoint(op);
+  auto replacement = linalg::GenericOp::create(
+      rewriter, op.getLoc(), op->getResultTypes(), inputs, op.getDpsInits(),
+      maps, op.getIteratorTypesArray());
+  for (NamedAttribute attr : op->getDiscardableAttrs())
+    replacement->setAttr(attr.getName(), attr.getValue());
+  replacement.getRegion().takeBody(op.getRegion());
+  Block *body = replacement.getBody();
+  added =
+      body->insertArgument(op.getNumDpsInputs(),
+                           getElementTypeOrSelf(buffer.getType()), op.getLoc());
+  rewriter.replaceOp(op, replacement->getResults());
+  return replacement;
+}
+
+Value strata::tile::constantBuffer(IRRewriter &rewriter, Operation *user,
+                                   DenseElementsAttr value, StringRef name) {
+  auto module = user->getParentOfType<ModuleOp>();
+  auto type = cast<ShapedType>(value.getType());
+  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+  // Made outside the module, then inserted under a name no other symbol
+  // has.
+  SymbolTable symbols(module);
+  OpBuilder detached(module.getContext());
+  auto global = memref::GlobalOp::create(
+      detached, user->getLoc(), name, rewriter.getStringAttr("private"),
+      memrefType, value, /*constant=*/true, /*alignment=*/IntegerAttr());
+  symbols.insert(global, module.getBody()->begin());
+  rewriter.setInsertionPoint(user);
+  return memref::GetGlobalOp::create(rewriter, user->getLoc(), memrefType,
+                                     global.getSymName());
 }

@@ -406,6 +406,7 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       copyPermutedReads(fn);
       forwardFills(fn);
       readOldOutputsAsInputs(fn);
+      maskRaggedReductions(fn, chip->tileCols);
     }
     LoweringTarget target{*chip, **description, fidelity};
     // Parses a program's text and places it before `fn`; the program's ops

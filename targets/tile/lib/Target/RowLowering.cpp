@@ -84,10 +84,22 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     FailureOr<BlockArgument> arg = argumentOf(user, v);
     if (failed(arg))
       return failure();
-    if (kind == Kind::PerRow)
-      return user->emitError() << "the tile target reads row programs' "
-                                  "per-row vectors from the program itself, "
-                                  "not from DRAM";
+    if (kind == Kind::PerRow) {
+      // A value per row from DRAM: its elements in order are a column, one
+      // tile per tile-row, broadcast along the columns where it is read.
+      FailureOr<TensorDecl> t =
+          flatTensorFor(user, *arg, p.rowTiles * p.tileRows, p.tileCols, false);
+      if (failed(t))
+        return failure();
+      t->flatten = false;
+      t->vector = t->column = t->replicateCols = true;
+      std::string name = addBuffer("in" + std::to_string(p.inputs.size()),
+                                   t->type, /*vector=*/true, 1);
+      p.inputs.push_back({*t, name});
+      tensors.push_back({arg->getArgNumber(), *t});
+      contents[v] = name;
+      return name;
+    }
     int64_t rowsRead =
         kind == Kind::PerColumn ? p.tileRows : p.rowTiles * p.tileRows;
     FailureOr<TensorDecl> t =
@@ -170,6 +182,8 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     if (rows < 0) {
       // The rows' shape: the first matrix read (a per-column vector may
       // come first: a vector-matrix product's vector).
+      // Without one (a per-row vector broadcast along the rows), the first
+      // op's result.
       MemRefType in;
       for (Value input : generic.getInputs())
         if (auto type = dyn_cast<MemRefType>(input.getType());
@@ -177,6 +191,8 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
           in = type;
           break;
         }
+      if (!in && outType.getRank() >= 2 && generic.getNumReductionLoops() == 0)
+        in = outType;
       if (!in)
         return unsupportedFunction(fn, op);
       // A batch of 2-D tensors is one, its matrices stacked (flat when a

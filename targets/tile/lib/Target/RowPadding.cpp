@@ -11,7 +11,10 @@
 // softmax pads with -inf (max ignores it, exp(-inf - max) adds 0); a sum of
 // x or of x * gamma pads with 0; a max of values that are never negative
 // (|x|, exp, squares) pads with what makes them 0 or less; a layer norm has
-// none ((0 - mean)^2 is not 0) and stays refused.
+// none ((0 - mean)^2 is not 0): its reductions are masked (MaskedRows.cpp),
+// and a select of a known condition (the mask's padding, false) is the
+// branch it picks. What an op that does not fold leaves in the padding is
+// unknown (NaN).
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionLowering.h"
@@ -41,6 +44,12 @@ std::optional<double> valueOf(Value v, const DenseMap<Value, double> &args,
   Operation *op = v.getDefiningOp();
   if (!op || op->getNumResults() != 1)
     return std::nullopt;
+  // A select of a known condition is its branch, whatever the other holds
+  // (a masked reduction's select(column is real, x, identity)).
+  if (auto select = dyn_cast<arith::SelectOp>(op))
+    if (std::optional<double> c = valueOf(select.getCondition(), args, memo))
+      return valueOf(*c != 0.0 ? select.getTrueValue() : select.getFalseValue(),
+                     args, memo);
   // Booleans are 0 and 1.
   SmallVector<Attribute> operands;
   for (Value operand : op->getOperands()) {
@@ -143,10 +152,11 @@ bool reductionsSeeIdentity(ArrayRef<linalg::LinalgOp> ops,
     Value yielded = generic.getBody()->getTerminator()->getOperand(0);
     Value out = generic.getDpsInits()[0];
     if (generic.getNumReductionLoops() == 0) {
+      // What the padding holds after an op that does not fold (an erf) is
+      // unknown: NaN, which no reduction takes for its identity (a masked
+      // one does not read it).
       std::optional<double> v = valueOf(yielded, args, memo);
-      if (!v)
-        return false;
-      padded[out] = *v;
+      padded[out] = v ? *v : std::numeric_limits<double>::quiet_NaN();
       continue;
     }
     // A reduction: the value it combines with its accumulator.
@@ -174,13 +184,14 @@ bool reductionsSeeIdentity(ArrayRef<linalg::LinalgOp> ops,
 
 FailureOr<DenseMap<Value, float>>
 strata::tile::chooseRowPadding(ArrayRef<linalg::LinalgOp> ops) {
-  // The whole inputs read from DRAM, in order of first use.
+  // The whole inputs read from DRAM (arguments or views of them), in order
+  // of first use.
   SmallVector<Value> inputs;
   DenseSet<Value> written;
   for (linalg::LinalgOp op : ops) {
     for (OpOperand *operand : op.getDpsInputOperands()) {
       Value v = operand->get();
-      if (isa<BlockArgument>(v) && !written.contains(v) &&
+      if (isa<BlockArgument>(bufferOf(v)) && !written.contains(v) &&
           op.getMatchingIndexingMap(operand).getNumResults() ==
               op.getNumLoops() &&
           !llvm::is_contained(inputs, v))

@@ -4,7 +4,8 @@
 // L1 while the compute kernel makes its passes over it: a reduction
 // (tile.reduce of every tile of the row into column 0 of one Dst tile,
 // packed to a vector buffer), or an elementwise pass (each tile through
-// the expression, a per-row vector operand broadcast along the columns; a
+// the expression, a per-row vector operand broadcast along the columns:
+// one the program made, or one read from DRAM a tile per row; a
 // per-column vector is a row of tiles read from DRAM for each row). Every
 // buffer is filled once per row and freed at its end; the inputs' buffers
 // hold two rows so the reader fetches the next row during this one.
@@ -56,6 +57,16 @@ llvm::Expected<std::string> strata::tile::writeRowProgram(const RowPlan &p) {
   std::string r = beginRows(reader, p);
   for (const auto &[tensor, buffer] : p.inputs) {
     std::string cb = "@" + buffer;
+    if (find(p, buffer)->vector) {
+      // A value per row: the row's one tile of the column.
+      reader.line("tile.cb_reserve_back " + cb + ", " + reader.c(1));
+      std::string ptr = reader.value("tile.cb_write_ptr " + cb);
+      reader.line(llvm::formatv("tile.noc_read_tile @{0}[{1}] -> {2}",
+                                tensor.name, r, ptr));
+      reader.line("tile.noc_read_barrier");
+      reader.line("tile.cb_push_back " + cb + ", " + reader.c(1));
+      continue;
+    }
     reader.line("tile.cb_reserve_back " + cb + ", " + reader.c(p.colTiles));
     std::string ptr = reader.value("tile.cb_write_ptr " + cb);
     std::string first = reader.mul(r, reader.c(p.colTiles));
@@ -77,8 +88,9 @@ llvm::Expected<std::string> strata::tile::writeRowProgram(const RowPlan &p) {
   KernelText compute;
   beginRows(compute, p);
   for (const auto &[tensor, buffer] : p.inputs)
-    compute.line(llvm::formatv("tile.cb_wait_front @{0}, {1}", buffer,
-                               compute.c(p.colTiles)));
+    compute.line(
+        llvm::formatv("tile.cb_wait_front @{0}, {1}", buffer,
+                      compute.c(find(p, buffer)->vector ? 1 : p.colTiles)));
   for (const RowPlan::Step &step : p.steps) {
     const RowPlan::Buffer *result = find(p, step.result);
     bool vector = result && result->vector;
