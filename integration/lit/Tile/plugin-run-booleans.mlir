@@ -174,3 +174,39 @@ func.func @masks(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> tensor<64x64xf
   } -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }
+
+// Comparisons of two computed values are binary_dst's: the values above
+// their row's mean, summed (a row program; before: "'arith.cmpf' has no
+// tile-engine equivalent"), and an elementwise max written as a select.
+// LOWER-LABEL: tile.program @sum_above_mean
+// LOWER:         tile.binary_dst gt
+// LOWER:         tile.where_dst
+// LOWER-LABEL: tile.program @select_max
+// LOWER:         tile.binary_dst ge
+// LOWER:         tile.where_dst
+// CHECK: sum_above_mean: check result #0 (64xf32): relative error {{.*}} PASS
+func.func @sum_above_mean(%x: tensor<64x96xf32>, %mean: tensor<64xf32>) -> tensor<64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x, %mean : tensor<64x96xf32>, tensor<64xf32>) outs(%f : tensor<64xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %above = arith.cmpf ogt, %a, %m : f32
+    %v = arith.select %above, %a, %zero : f32
+    %s = arith.addf %v, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// CHECK: select_max: check result #0 (64x64xf32): relative error {{.*}} PASS
+func.func @select_max(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %c = arith.cmpf oge, %a, %b : f32
+    %v = arith.select %c, %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}

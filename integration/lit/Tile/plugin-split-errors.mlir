@@ -1,11 +1,10 @@
 // A function the tile target cuts into programs reports the part it cannot
-// lower: here, after a matmul, a row sum of the values above the row's
-// mean (a comparison of two computed values, which the vector engine's
-// compares with a scalar do not take). (A layer norm over rows of 40 was
-// the example before its reductions were masked: Tile/plugin-run-masked-rows.)
+// lower: here, after a matmul, a row sum of remainders (arith.remf: the
+// vector engine has none). (A layer norm over rows of 40 was the example
+// before its reductions were masked: Tile/plugin-run-masked-rows.)
 // RUN: not strata-compile %s --target=tile-wormhole-n150 --emit=lowered -o /dev/null 2>&1 | FileCheck %s
 
-// CHECK: error: cannot run on the tile engines: 'arith.cmpf' compares two computed values; the vector engine compares a value with a constant
+// CHECK: error: cannot run on the tile engines: 'arith.remf' has no tile-engine equivalent
 // CHECK: error: the tile target runs @mm_norm as 2 programs; part 1 (starting with 'linalg.fill') is not lowered
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
@@ -27,8 +26,7 @@ func.func @mm_norm(%a: tensor<32x64xf32>, %b: tensor<64x40xf32>) -> tensor<32x40
       ins(%x, %s : tensor<32x40xf32>, tensor<32xf32>) outs(%f : tensor<32xf32>) {
   ^bb0(%v: f32, %t: f32, %acc: f32):
     %mean = arith.divf %t, %n : f32
-    %above = arith.cmpf ogt, %v, %mean : f32
-    %sq = arith.select %above, %v, %zero : f32
+    %sq = arith.remf %v, %mean : f32
     %r = arith.addf %sq, %acc : f32
     linalg.yield %r : f32
   } -> tensor<32xf32>

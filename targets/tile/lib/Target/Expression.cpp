@@ -8,7 +8,8 @@
 // else is an error naming the op.
 //
 // Booleans (i1) are 1.0 and 0.0 in Dst: a comparison with a constant is
-// the scalar form's eq ... ge, `not` (xor with true) is 1 - b, `and` a
+// the scalar form's eq ... ge, one of two values binary_dst's, `not` (xor
+// with true) is 1 - b, `and` a
 // product, `or` a max, an unsigned conversion to float the value itself,
 // and arith.select the vector engine's where_dst, a constant operand of it
 // first filled into a slot of its own.
@@ -200,23 +201,25 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
       // bf16 to f32 is exact: the value of its operand, in its slot (an
       // input's bf16 tile is unpacked into Dst's f32 exactly).
       aliases[ext.getResult()] = ext.getIn();
-    } else if (auto cmp = dyn_cast<arith::CmpFOp>(inst);
-               cmp && constantValue(cmp.getLhs()).has_value() !=
-                          constantValue(cmp.getRhs()).has_value()) {
-      bool first = constantValue(cmp.getLhs()).has_value();
+    } else if (auto cmp = dyn_cast<arith::CmpFOp>(inst)) {
+      // With a constant: the scalar form; of two computed values:
+      // binary_dst's comparison.
+      std::optional<double> l = constantValue(cmp.getLhs()),
+                            r = constantValue(cmp.getRhs());
+      bool first = l && !r;
       llvm::StringRef kind = comparisonName(cmp.getPredicate(), first);
       if (kind.empty())
         return unsupported(&inst, "compares with a predicate the vector "
                                   "engine lacks (it has oeq, une, olt, ole, "
                                   "ogt and oge)");
-      error =
-          add(Node::Scalar, &inst, kind, {first ? cmp.getRhs() : cmp.getLhs()});
-      if (!error)
-        nodes.back().scalar =
-            float(*constantValue(first ? cmp.getLhs() : cmp.getRhs()));
-    } else if (isa<arith::CmpFOp>(inst)) {
-      return unsupported(&inst, "compares two computed values; the vector "
-                                "engine compares a value with a constant");
+      if (l.has_value() != r.has_value()) {
+        error = add(Node::Scalar, &inst, kind,
+                    {first ? cmp.getRhs() : cmp.getLhs()});
+        if (!error)
+          nodes.back().scalar = float(first ? *l : *r);
+      } else {
+        error = add(Node::Binary, &inst, kind, {cmp.getLhs(), cmp.getRhs()});
+      }
     } else if (auto xorOp = dyn_cast<arith::XOrIOp>(inst);
                xorOp && isBoolean(xorOp.getResult()) &&
                (isTrue(xorOp.getLhs()) || isTrue(xorOp.getRhs()))) {

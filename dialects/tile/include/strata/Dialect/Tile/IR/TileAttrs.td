@@ -38,7 +38,9 @@ def Tile_ShardStrategyAttr
 
 def Tile_BinaryKind : I32Enum<"BinaryKind", "elementwise binary operation", [
     I32EnumCase<"add", 0>, I32EnumCase<"sub", 1>, I32EnumCase<"mul", 2>,
-    I32EnumCase<"max", 3>, I32EnumCase<"min", 4>]> {
+    I32EnumCase<"max", 3>, I32EnumCase<"min", 4>, I32EnumCase<"eq", 5>,
+    I32EnumCase<"ne", 6>, I32EnumCase<"lt", 7>, I32EnumCase<"le", 8>,
+    I32EnumCase<"gt", 9>, I32EnumCase<"ge", 10>]> {
   let cppNamespace = "::strata::tile";
 }
 def Tile_BinaryKindAttr : EnumAttr<Tile_Dialect, Tile_BinaryKind, "binary">;

@@ -151,6 +151,11 @@ def Tile_UnaryScalarOp : Tile_ComputeOp<"unary_scalar"> {
 
 def Tile_BinaryDstOp : Tile_ComputeOp<"binary_dst"> {
   let summary = "Dst[dst] = Dst[lhs] op Dst[rhs] on the vector engine";
+  let description = [{
+    add, sub, mul, max, min; the comparisons eq, ne, lt, le, gt, ge give
+    1.0 where `lhs op rhs` holds and 0.0 elsewhere (IEEE: only ne holds
+    for NaN).
+  }];
   let arguments = (ins Tile_BinaryKindAttr:$kind, Index:$lhs, Index:$rhs,
                        Index:$dst);
   let assemblyFormat = [{
