@@ -5,6 +5,7 @@
 #include "strata/Dialect/Tile/IR/TileDialect.h"
 #include "strata/Tile/CycleModel/CycleModel.h"
 #include "strata/Tile/Emulator/Emulator.h"
+#include "strata/rt/HalfFloat.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -205,12 +206,14 @@ public:
     auto check = [&](const TensorInfo &tensor,
                      const TensorSpec &spec) -> llvm::Error {
       // Block-float tensors take bf16 host buffers (converted on the way),
-      // bf16 ones bf16 or booleans (i1: 1.0 and 0.0).
+      // bf16 ones bf16 or booleans (i1: 1.0 and 0.0), f32 ones f32 or f16.
       ElementType type = tensor.format == TileFormat::F32 ? ElementType::F32
                                                           : ElementType::BF16;
       HostView view = hostView(program, tensor);
-      bool boolean = type == ElementType::BF16 && spec.type == ElementType::I1;
-      if ((spec.type != type && !boolean) || spec.shape != view.shape)
+      bool converted =
+          (type == ElementType::BF16 && spec.type == ElementType::I1) ||
+          (type == ElementType::F32 && spec.type == ElementType::F16);
+      if ((spec.type != type && !converted) || spec.shape != view.shape)
         return llvm::createStringError(llvm::formatv(
             "tensor @{0} is {1}x{2}; the launch gives {3}", tensor.name,
             view.str(), elementTypeName(type), spec.str()));
@@ -281,7 +284,9 @@ public:
                              : signature.outputs[arg - numInputs];
     };
     auto formatOf = [](ElementType type) {
-      return type == ElementType::F32 ? TileFormat::F32 : TileFormat::BF16;
+      return type == ElementType::F32 || type == ElementType::F16
+                 ? TileFormat::F32
+                 : TileFormat::BF16;
     };
     for (size_t i = 0; i < numInputs; ++i) {
       TensorInfo info;
@@ -299,13 +304,15 @@ public:
       for (NamedAttribute entry : constants) {
         auto value = dyn_cast<DenseElementsAttr>(entry.getValue());
         Type type = value ? value.getElementType() : Type();
-        if (!type || !(type.isF32() || type.isBF16() || type.isInteger(1)))
+        if (!type || !(type.isF32() || type.isBF16() || type.isF16() ||
+                       type.isInteger(1)))
           return llvm::createStringError(
               "constant @" + entry.getName().str() +
-              " is not a dense f32, bf16 or i1 tensor");
-        // Booleans are bf16 1.0 and 0.0.
+              " is not a dense f32, f16, bf16 or i1 tensor");
+        // Booleans are bf16 1.0 and 0.0, f16 values f32.
         Held constant;
-        constant.format = type.isF32() ? TileFormat::F32 : TileFormat::BF16;
+        constant.format =
+            type.isF32() || type.isF16() ? TileFormat::F32 : TileFormat::BF16;
         constant.shape.assign(value.getType().getShape().begin(),
                               value.getType().getShape().end());
         if (type.isInteger(1))
@@ -516,7 +523,8 @@ private:
     return host;
   }
 
-  /// The host buffer's `n` values (f32, bf16 or i1: a byte each) as floats.
+  /// The host buffer's `n` values (f32, bf16, f16 or i1: a byte each) as
+  /// floats.
   static std::vector<float> toFloats(ElementType host, size_t n,
                                      Buffer &buffer) {
     std::vector<float> values(n);
@@ -524,6 +532,10 @@ private:
     for (size_t i = 0; i < n; ++i) {
       if (host == ElementType::I1) {
         values[i] = bytes[i] ? 1.0f : 0.0f;
+      } else if (host == ElementType::F16) {
+        uint16_t half;
+        std::memcpy(&half, bytes + 2 * i, 2);
+        values[i] = rt::fromF16(half);
       } else if (host != ElementType::F32) {
         uint16_t half;
         std::memcpy(&half, bytes + 2 * i, 2);
@@ -541,6 +553,9 @@ private:
     for (size_t i = 0; i < values.size(); ++i) {
       if (host == ElementType::I1) {
         bytes[i] = values[i] != 0.0f;
+      } else if (host == ElementType::F16) {
+        uint16_t half = rt::toF16(values[i]);
+        std::memcpy(bytes + 2 * i, &half, 2);
       } else if (host != ElementType::F32) {
         uint16_t half = toBf16(values[i]);
         std::memcpy(bytes + 2 * i, &half, 2);

@@ -73,10 +73,11 @@ strata::tile::lowerCopyFunction(const LoweringTarget &target, func::FuncOp fn,
   const TileChip &chip = target.chip;
   auto type = cast<MemRefType>(copy.getSource().getType());
   Type element = type.getElementType();
-  // Booleans are bf16 1.0 and 0.0 in DRAM.
-  if (!element.isF32() && !element.isBF16() && !element.isInteger(1))
+  // Booleans are bf16 1.0 and 0.0 in DRAM, f16 values f32.
+  if (!element.isF32() && !element.isBF16() && !element.isF16() &&
+      !element.isInteger(1))
     return copy.emitError()
-           << "the tile target copies bf16, f32 or i1 tensors; "
+           << "the tile target copies bf16, f16, f32 or i1 tensors; "
               "this copy's elements are "
            << element;
   if (bufferOf(copy.getSource()) == bufferOf(copy.getTarget()))
@@ -106,7 +107,7 @@ strata::tile::lowerCopyFunction(const LoweringTarget &target, func::FuncOp fn,
   to->contiguous = contiguousRows(*to, width);
   p.from = *from;
   p.to = *to;
-  p.elementBytes = element.isF32() ? 4 : 2;
+  p.elementBytes = element.isF32() || element.isF16() ? 4 : 2;
   p.faceRows = chip.faceRows;
   p.faceCols = chip.faceCols;
   // Declared in the function's argument order.

@@ -195,11 +195,15 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
       // A program's own rounding: Dst keeps f32, the value becomes a bf16's.
       error = add(Node::Unary, &inst, "round_bf16", {trunc.getIn()});
     } else if (auto ext = dyn_cast<arith::ExtFOp>(inst);
-               ext && ext.getIn().getType().isBF16() && ext.getType().isF32() &&
+               ext &&
+               (ext.getIn().getType().isBF16() ||
+                ext.getIn().getType().isF16()) &&
+               ext.getType().isF32() &&
                (computed.contains(ext.getIn()) ||
                 isa<BlockArgument>(ext.getIn()))) {
-      // bf16 to f32 is exact: the value of its operand, in its slot (an
-      // input's bf16 tile is unpacked into Dst's f32 exactly).
+      // bf16 (or f16) to f32 is exact: the value of its operand, in its
+      // slot (an input's bf16 tile is unpacked into Dst's f32 exactly; f16
+      // values are f32 on the chip).
       aliases[ext.getResult()] = ext.getIn();
     } else if (auto cmp = dyn_cast<arith::CmpFOp>(inst)) {
       // With a constant: the scalar form; of two computed values:

@@ -50,11 +50,13 @@ using namespace mlir;
 using namespace strata;
 using namespace strata::tile;
 
-/// Whether the tile target holds `element`s in DRAM: bf16 and f32, and
-/// booleans (i1) as bf16 1.0 and 0.0, which the runtime converts to and
-/// from the host's bytes.
+/// Whether the tile target holds `element`s in DRAM: bf16 and f32,
+/// booleans (i1) as bf16 1.0 and 0.0, and f16 as f32 (exactly: the chips'
+/// formats include no IEEE half), which the runtime converts to and from
+/// the host's bytes.
 static bool isDramElement(Type element) {
-  return element.isBF16() || element.isF32() || element.isInteger(1);
+  return element.isBF16() || element.isF32() || element.isF16() ||
+         element.isInteger(1);
 }
 
 /// The declaration of argument `arg` (of bf16, f32 or i1 `element`s) as a
@@ -66,7 +68,7 @@ static TensorDecl declare(BlockArgument arg, Type element, int64_t rows,
   t.output = output;
   t.rows = rows;
   t.cols = cols;
-  t.type = element.isF32() ? "f32" : "bf16";
+  t.type = element.isF32() || element.isF16() ? "f32" : "bf16";
   return t;
 }
 
@@ -79,8 +81,8 @@ FailureOr<TensorDecl> strata::tile::tensorFor(Operation *user,
   if (!type || !type.hasStaticShape() || !isDramElement(element) ||
       type.getRank() > 3)
     return user->emitError()
-           << "the tile target reads 1-D, 2-D or batches of 2-D bf16, f32 or "
-              "i1 tensors of static shape; argument #"
+           << "the tile target reads 1-D, 2-D or batches of 2-D bf16, f16, "
+              "f32 or i1 tensors of static shape; argument #"
            << arg.getArgNumber() << " is " << arg.getType();
   TensorDecl t = declare(arg, element, rows, cols, output);
   ArrayRef<int64_t> shape = type.getShape();
@@ -103,8 +105,8 @@ FailureOr<TensorDecl> strata::tile::flatTensorFor(Operation *user,
   Type element = type ? type.getElementType() : Type();
   if (!type || !type.hasStaticShape() || !isDramElement(element))
     return user->emitError()
-           << "the tile target reads bf16, f32 or i1 tensors of static shape; "
-              "argument #"
+           << "the tile target reads bf16, f16, f32 or i1 tensors of static "
+              "shape; argument #"
            << arg.getArgNumber() << " is " << arg.getType();
   TensorDecl t = declare(arg, element, rows, cols, output);
   t.hostShape.assign(type.getShape().begin(), type.getShape().end());
@@ -494,8 +496,8 @@ struct LowerToTilePass : PassWrapper<LowerToTilePass, OperationPass<ModuleOp>> {
       Type element = global.getType().getElementType();
       if (!global.getConstant() || !value || !isDramElement(element))
         return global.emitError()
-               << "the tile target takes constant f32, bf16 or i1 tensors "
-                  "with their values only";
+               << "the tile target takes constant f32, f16, bf16 or i1 "
+                  "tensors with their values only";
       constants.push_back(NamedAttribute(global.getSymNameAttr(), value));
       global.erase();
     }

@@ -64,8 +64,26 @@ std::optional<double> valueOf(Value v, const DenseMap<Value, double> &args,
       return std::nullopt;
   }
   SmallVector<OpFoldResult> folded;
-  if (failed(op->fold(operands, folded)) || folded.size() != 1)
-    return std::nullopt;
+  if (failed(op->fold(operands, folded)) || folded.size() != 1) {
+    // MLIR folds math functions of f32 and f64 only: those of f16 and
+    // bf16 are evaluated in double (enough to tell 0 and -inf apart).
+    std::optional<double> x = op->getNumOperands() == 1
+                                  ? valueOf(op->getOperand(0), args, memo)
+                                  : std::nullopt;
+    if (!x)
+      return std::nullopt;
+    std::optional<double> result =
+        isa<math::ExpOp>(op)     ? std::optional<double>(std::exp(*x))
+        : isa<math::LogOp>(op)   ? std::optional<double>(std::log(*x))
+        : isa<math::SqrtOp>(op)  ? std::optional<double>(std::sqrt(*x))
+        : isa<math::TanhOp>(op)  ? std::optional<double>(std::tanh(*x))
+        : isa<math::ErfOp>(op)   ? std::optional<double>(std::erf(*x))
+        : isa<math::RsqrtOp>(op) ? std::optional<double>(1 / std::sqrt(*x))
+                                 : std::nullopt;
+    if (result)
+      memo[v] = *result;
+    return result;
+  }
   std::optional<double> result;
   if (auto same = dyn_cast<Value>(folded[0])) // e.g. max(x, x) is x
     result = valueOf(same, args, memo);
