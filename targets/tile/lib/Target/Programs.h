@@ -179,10 +179,14 @@ struct RowPlan : GridProgram {
     std::vector<std::string> operands; // buffers
     std::string result;                // buffer ("out": the output)
     Expression expression;             // elementwise steps
+    std::string copyTo; // a result also written to DRAM: its out buffer
   };
   std::vector<TensorDecl> tensors;
   std::vector<std::pair<TensorDecl, std::string>> inputs; // tensor, buffer
   TensorDecl out;
+  /// Results of steps before the last that a later program (or the
+  /// caller) reads: the tensor and the buffer the step also packs into.
+  std::vector<std::pair<TensorDecl, std::string>> extraOuts;
   std::vector<Buffer> buffers; // inputs' first, then results, then "out"
   std::vector<Step> steps;
   int64_t rowTiles = 0, colTiles = 0;

@@ -167,8 +167,6 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
   auto last = llvm::find_if(llvm::reverse(ops), [](linalg::LinalgOp op) {
     return isa<linalg::GenericOp>(op.getOperation());
   });
-  Value lastOut =
-      last != ops.rend() ? linalg::LinalgOp(*last).getDpsInits()[0] : Value();
   for (linalg::LinalgOp op : ops) {
     if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
       fills[fill.getDpsInits()[0]] = fill.getInputs()[0];
@@ -286,17 +284,14 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     } else if (failed(elementwise(generic, nullptr, step))) {
       return failure();
     }
-    if (op == *last) {
-      FailureOr<BlockArgument> arg = argumentOf(generic, out);
-      if (failed(arg))
-        return failure();
-      // A vector result (a row reduction last) is column 0 of one tile
-      // per tile-row.
+    // The DRAM tensor of a result: a vector result (a row reduction) is
+    // column 0 of one tile per tile-row.
+    auto outputTensor = [&](BlockArgument arg) -> FailureOr<TensorDecl> {
       FailureOr<TensorDecl> t =
           flat && !vectorResult
-              ? flatTensorFor(generic, *arg, p.rowTiles * p.tileRows,
-                              paddedCols, true)
-              : tensorFor(generic, *arg, p.rowTiles * p.tileRows,
+              ? flatTensorFor(generic, arg, p.rowTiles * p.tileRows, paddedCols,
+                              true)
+              : tensorFor(generic, arg, p.rowTiles * p.tileRows,
                           vectorResult ? p.tileCols : paddedCols, true);
       if (failed(t))
         return failure();
@@ -308,25 +303,42 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
         // Flat: one value per row of the stacked matrices, in order.
         t->flatten = flat;
       }
+      tensors.push_back({arg.getArgNumber(), *t});
+      return t;
+    };
+    if (op == *last) {
+      FailureOr<BlockArgument> arg = argumentOf(generic, out);
+      if (failed(arg))
+        return failure();
+      FailureOr<TensorDecl> t = outputTensor(*arg);
+      if (failed(t))
+        return failure();
       p.out = *t;
-      tensors.push_back({arg->getArgNumber(), *t});
       step.result = "out";
     } else {
-      // A row program writes one result to DRAM: a function split into
-      // programs whose row part must also pass on an intermediate (a
-      // softmax's exponentials read transposed by the next part) is not
-      // lowered, rather than leaving that tensor unwritten.
-      auto arg = dyn_cast<BlockArgument>(out);
-      if (arg && out != lastOut &&
-          !fn.getArgAttr(arg.getArgNumber(), kUnreadAfterAttr))
-        return generic.emitError()
-               << "the tile target's row programs write one result; this "
-                  "op's is needed after the program too";
       step.result = addBuffer("r" + std::to_string(p.steps.size()), "f32",
                               vectorResult, 1);
       contents[out] = step.result;
       if (vectorResult)
         rowVectors.insert(out);
+      // A result read after the program (a function output, or a tensor a
+      // later program reads: a softmax's exponentials read transposed) is
+      // also written to DRAM by its last writer here.
+      auto arg = dyn_cast<BlockArgument>(out);
+      bool writtenLater = llvm::any_of(
+          llvm::make_range(std::next(llvm::find(ops, op)), ops.end()),
+          [&](linalg::LinalgOp later) {
+            return llvm::is_contained(later.getDpsInits(), out);
+          });
+      if (arg && !writtenLater &&
+          !fn.getArgAttr(arg.getArgNumber(), kUnreadAfterAttr)) {
+        FailureOr<TensorDecl> t = outputTensor(arg);
+        if (failed(t))
+          return failure();
+        step.copyTo = "out" + std::to_string(p.extraOuts.size() + 1);
+        p.extraOuts.push_back({*t, step.copyTo});
+        p.buffers.push_back({step.copyTo, t->type, 2, t->column});
+      }
     }
     p.steps.push_back(step);
   }

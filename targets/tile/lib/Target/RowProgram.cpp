@@ -131,6 +131,17 @@ llvm::Expected<std::string> strata::tile::writeRowProgram(const RowPlan &p) {
         step.result, compute.c(0)));
     compute.line(llvm::formatv("tile.cb_push_back @{0}, {1}", step.result,
                                compute.c(1)));
+    if (!step.copyTo.empty()) {
+      // Also to DRAM: a second pack of the same Dst tile.
+      compute.line(llvm::formatv("tile.cb_reserve_back @{0}, {1}", step.copyTo,
+                                 compute.c(1)));
+      compute.line(llvm::formatv(
+          "tile.pack_tile dst[{0}] -> @{1}[{2}]",
+          compute.c(step.reduce.empty() ? step.expression.result : 0),
+          step.copyTo, compute.c(0)));
+      compute.line(llvm::formatv("tile.cb_push_back @{0}, {1}", step.copyTo,
+                                 compute.c(1)));
+    }
     compute.line("tile.release_dst");
     if (step.reduce.empty() && !vector)
       compute.end();
@@ -140,7 +151,9 @@ llvm::Expected<std::string> strata::tile::writeRowProgram(const RowPlan &p) {
                                  compute.c(vector ? 1 : p.colTiles)));
   }
   for (const RowPlan::Buffer &b : p.buffers)
-    if (b.name != "out")
+    if (b.name != "out" && !llvm::any_of(p.extraOuts, [&](const auto &o) {
+          return o.second == b.name;
+        }))
       compute.line(llvm::formatv("tile.cb_pop_front @{0}, {1}", b.name,
                                  compute.c(b.vector ? 1 : p.colTiles)));
   compute.end();
@@ -148,17 +161,24 @@ llvm::Expected<std::string> strata::tile::writeRowProgram(const RowPlan &p) {
 
   KernelText writer;
   r = beginRows(writer, p);
-  // A vector result: one tile per tile-row.
-  int64_t outTiles = p.out.column ? 1 : p.colTiles;
-  std::string first = writer.mul(r, writer.c(outTiles));
-  std::string t = writer.beginFor(outTiles);
-  writer.line("tile.cb_wait_front @out, " + writer.c(1));
-  std::string ptr = writer.value("tile.cb_read_ptr @out");
-  writer.line(llvm::formatv("tile.noc_write_tile {0} -> @{1}[{2}]", ptr,
-                            p.out.name, writer.add(first, t)));
-  writer.line("tile.noc_write_barrier");
-  writer.line("tile.cb_pop_front @out, " + writer.c(1));
-  writer.end();
+  // Each row's results in the order the steps make them; a vector result:
+  // one tile per tile-row.
+  std::vector<std::pair<const TensorDecl *, std::string>> outs;
+  for (const auto &[tensor, buffer] : p.extraOuts)
+    outs.push_back({&tensor, buffer});
+  outs.push_back({&p.out, "out"});
+  for (const auto &[tensor, buffer] : outs) {
+    int64_t outTiles = tensor->column ? 1 : p.colTiles;
+    std::string first = writer.mul(r, writer.c(outTiles));
+    std::string t = writer.beginFor(outTiles);
+    writer.line("tile.cb_wait_front @" + buffer + ", " + writer.c(1));
+    std::string ptr = writer.value("tile.cb_read_ptr @" + buffer);
+    writer.line(llvm::formatv("tile.noc_write_tile {0} -> @{1}[{2}]", ptr,
+                              tensor->name, writer.add(first, t)));
+    writer.line("tile.noc_write_barrier");
+    writer.line("tile.cb_pop_front @" + buffer + ", " + writer.c(1));
+    writer.end();
+  }
   writer.end();
   writer.end();
 
