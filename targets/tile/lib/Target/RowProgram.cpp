@@ -123,24 +123,19 @@ llvm::Expected<std::string> strata::tile::writeRowProgram(const RowPlan &p) {
     }
     compute.line("tile.commit_dst");
     compute.line("tile.wait_dst");
-    compute.line(llvm::formatv("tile.cb_reserve_back @{0}, {1}", step.result,
-                               compute.c(1)));
-    compute.line(llvm::formatv(
-        "tile.pack_tile dst[{0}] -> @{1}[{2}]",
-        compute.c(step.reduce.empty() ? step.expression.result : 0),
-        step.result, compute.c(0)));
-    compute.line(llvm::formatv("tile.cb_push_back @{0}, {1}", step.result,
-                               compute.c(1)));
-    if (!step.copyTo.empty()) {
-      // Also to DRAM: a second pack of the same Dst tile.
-      compute.line(llvm::formatv("tile.cb_reserve_back @{0}, {1}", step.copyTo,
-                                 compute.c(1)));
+    // The result's tile into its buffer, and a result also sent to DRAM
+    // a second time into its output buffer.
+    for (const std::string &cb : {step.result, step.copyTo}) {
+      if (cb.empty())
+        continue;
+      compute.line(
+          llvm::formatv("tile.cb_reserve_back @{0}, {1}", cb, compute.c(1)));
       compute.line(llvm::formatv(
           "tile.pack_tile dst[{0}] -> @{1}[{2}]",
-          compute.c(step.reduce.empty() ? step.expression.result : 0),
-          step.copyTo, compute.c(0)));
-      compute.line(llvm::formatv("tile.cb_push_back @{0}, {1}", step.copyTo,
-                                 compute.c(1)));
+          compute.c(step.reduce.empty() ? step.expression.result : 0), cb,
+          compute.c(0)));
+      compute.line(
+          llvm::formatv("tile.cb_push_back @{0}, {1}", cb, compute.c(1)));
     }
     compute.line("tile.release_dst");
     if (step.reduce.empty() && !vector)
