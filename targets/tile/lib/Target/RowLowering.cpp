@@ -362,6 +362,15 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
                           << p.colTiles << " tiles in " << p.buffers.size()
                           << " buffers: " << bytes << " bytes, more than the "
                           << chip.l1Bytes << " bytes of L1";
+  // A buffer per input, per step's result and per output: a long chain
+  // of row ops (five softmaxes in a row) can need more than a core has.
+  if (chip.maxCircularBuffers > 0 &&
+      int64_t(p.buffers.size()) > chip.maxCircularBuffers)
+    return fn.emitError() << "the tile target's row program needs "
+                          << p.buffers.size()
+                          << " circular buffers (one per input, per step's "
+                             "result and per output); the chip has "
+                          << chip.maxCircularBuffers << " per core";
   llvm::sort(tensors, [](auto &x, auto &y) { return x.first < y.first; });
   for (auto &[index, t] : tensors)
     p.tensors.push_back(t);
