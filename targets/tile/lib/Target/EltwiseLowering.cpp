@@ -104,19 +104,11 @@ LogicalResult addBroadcastOperand(EltwisePlan &p, NumberedTensors &tensors,
   if (failed(arg))
     return failure();
   bool perRow = read == Read::PerRow, perColumn = read == Read::PerColumn;
-  // Its elements are contiguous whatever its rank (a [n, m, 1] per row).
   FailureOr<TensorDecl> t =
-      flatTensorFor(op, *arg, perRow ? rows : chip.tileRows,
-                    perColumn ? cols : chip.tileCols, /*output=*/false);
+      vectorTensorFor(op, *arg, perRow ? rows : chip.tileRows,
+                      perColumn ? cols : chip.tileCols, perRow, perColumn);
   if (failed(t))
     return failure();
-  t->flatten = false;
-  auto type = cast<ShapedType>(operand.get().getType());
-  t->hostShape.assign(type.getShape().begin(), type.getShape().end());
-  t->vector = true;
-  t->replicateRows = !perRow;
-  t->replicateCols = !perColumn;
-  t->column = perRow;
   p.inputs.push_back(*t);
   tensors.push_back({arg->getArgNumber(), *t});
   return success();

@@ -154,10 +154,13 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
   DenseMap<Value, Value> aliases; // values that are another's (exact casts)
   auto add = [&](Node::Kind kind, Operation *inst, llvm::StringRef name,
                  ArrayRef<Value> operands) -> llvm::Error {
+    // (A null operand is a select's constant branch, filled in place.)
     SmallVector<Value, 2> reads;
     for (Value v : operands)
       reads.push_back(aliases.lookup(v) ? aliases.lookup(v) : v);
     for (Value v : reads) {
+      if (!v)
+        continue;
       auto arg = dyn_cast<BlockArgument>(v);
       if (arg && int(arg.getArgNumber()) >= inputs)
         return unsupported(inst, "reads the output's old value");
@@ -252,20 +255,9 @@ llvm::Expected<std::vector<Node>> nodesOf(linalg::GenericOp op,
         if (c)
           constants[i] = float(*c);
       }
-      SmallVector<Value, 3> values;
-      for (Value v : operands)
-        if (v)
-          values.push_back(v);
-      error = add(Node::Select, &inst, "where", values);
-      if (!error) {
-        // add() resolved aliases in order; put them back in place.
-        auto resolved = nodes.back().reads.begin();
-        for (Value &v : operands)
-          if (v)
-            v = *resolved++;
-        nodes.back().reads.assign(operands.begin(), operands.end());
+      error = add(Node::Select, &inst, "where", operands);
+      if (!error)
         nodes.back().constants = constants;
-      }
     } else if (isa<math::ExpOp, arith::NegFOp, math::AbsFOp, math::SqrtOp,
                    math::RsqrtOp, math::TanhOp, math::LogOp, math::SinOp,
                    math::CosOp, math::ErfOp>(inst)) {

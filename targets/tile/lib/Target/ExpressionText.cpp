@@ -95,12 +95,13 @@ llvm::Error strata::tile::emitExpression(
       // Reading both operands from their buffers leaves their slots
       // unwritten: only when no later step reads them.
       // (The matrix engine's eltwise form adds, subtracts, multiplies and
-      // takes max and min; comparisons are the vector engine's.)
-      bool compares = llvm::is_contained(
-          llvm::ArrayRef<llvm::StringRef>{"eq", "ne", "lt", "le", "gt", "ge"},
+      // takes max and min; anything else, a comparison, is the vector
+      // engine's.)
+      bool eltwiseForm = llvm::is_contained(
+          llvm::ArrayRef<llvm::StringRef>{"add", "sub", "mul", "max", "min"},
           llvm::StringRef(step.op));
       auto lhs = pending.find(step.lhs), rhs = pending.find(step.rhs);
-      if (!compares && lhs != pending.end() && rhs != pending.end() &&
+      if (eltwiseForm && lhs != pending.end() && rhs != pending.end() &&
           !isBroadcast(lhs->second) && isBroadcast(rhs->second) &&
           !isTransposed(lhs->second) &&
           (step.lhs == step.slot || !readAfter(expr, i, step.lhs)) &&

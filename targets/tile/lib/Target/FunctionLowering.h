@@ -65,6 +65,14 @@ mlir::FailureOr<TensorDecl> tensorFor(mlir::Operation *user,
 mlir::FailureOr<TensorDecl> flatTensorFor(mlir::Operation *user,
                                           mlir::BlockArgument arg, int64_t rows,
                                           int64_t cols, bool output);
+/// The DRAM tensor of a vector or scalar argument read per row (stored as a
+/// column, replicated along the columns), per column (replicated along
+/// the rows) or everywhere, `rows` x `cols`; its elements in order whatever
+/// its rank.
+mlir::FailureOr<TensorDecl> vectorTensorFor(mlir::Operation *user,
+                                            mlir::BlockArgument arg,
+                                            int64_t rows, int64_t cols,
+                                            bool perRow, bool perColumn);
 /// The function argument `v` is, or failure with a message at `user`.
 mlir::FailureOr<mlir::BlockArgument> argumentOf(mlir::Operation *user,
                                                 mlir::Value v);
@@ -162,6 +170,15 @@ mlir::FailureOr<std::string> lowerCopyFunction(const LoweringTarget &target,
 mlir::FailureOr<std::string>
 lowerRowFunction(const LoweringTarget &target, mlir::func::FuncOp fn,
                  llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+/// The op of a reduction's body that combines its accumulator with the
+/// reduced term: the yielded value's op, of two operands, one of them the
+/// accumulator; `termIndex` is the other's.
+struct RowCombine {
+  mlir::Operation *op = nullptr;
+  unsigned termIndex = 0;
+  mlir::Value term() const { return op->getOperand(termIndex); }
+};
+std::optional<RowCombine> rowCombineOf(mlir::linalg::GenericOp op);
 /// For a row program whose rows are padded (RowPadding.cpp): the value the
 /// padding of each whole input read from DRAM holds (0 or -inf) so that
 /// every reduction reads its identity there, or failure when no choice

@@ -46,6 +46,15 @@ bool evaluable(Operation *op) {
          llvm::all_of(op->getOperandTypes(), isScalar);
 }
 
+/// The value of `v` at the point being evaluated: computed there, or a
+/// constant; null otherwise.
+Attribute valueIn(const DenseMap<Value, Attribute> &values, Value v) {
+  Attribute value = values.lookup(v);
+  if (!value)
+    matchPattern(v, m_Constant(&value));
+  return value;
+}
+
 /// The value of `op` at `point` from its operands' (MLIR's own folders:
 /// arith's semantics exactly), or null where it does not fold (a division
 /// by zero).
@@ -58,12 +67,8 @@ Attribute evaluate(Operation *op, ArrayRef<Attribute> operands,
   SmallVector<OpFoldResult> folded;
   if (failed(op->fold(operands, folded)) || folded.size() != 1)
     return {};
-  if (auto same = dyn_cast<Value>(folded[0])) { // x + 0 is x
-    Attribute value = values.lookup(same);
-    if (!value)
-      matchPattern(same, m_Constant(&value)); // a select's constant branch
-    return value;
-  }
+  if (auto same = dyn_cast<Value>(folded[0])) // x + 0, a select's branch
+    return valueIn(values, same);
   return cast<Attribute>(folded[0]);
 }
 
@@ -165,8 +170,8 @@ tabulate(const IndexTerm &term, ArrayRef<int64_t> ranges, unsigned numLoops) {
     for (Operation *o : term.ops) {
       SmallVector<Attribute> operands;
       for (Value operand : o->getOperands()) {
-        Attribute a = env.lookup(operand);
-        if (!a && !matchPattern(operand, m_Constant(&a)))
+        Attribute a = valueIn(env, operand);
+        if (!a)
           return failure();
         operands.push_back(a);
       }

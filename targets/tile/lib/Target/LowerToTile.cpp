@@ -59,7 +59,7 @@ static bool isDramElement(Type element) {
          element.isInteger(1);
 }
 
-/// The declaration of argument `arg` (of bf16, f32 or i1 `element`s) as a
+/// The declaration of argument `arg` (of `element`s the DRAM holds) as a
 /// `rows` x `cols` DRAM matrix.
 static TensorDecl declare(BlockArgument arg, Type element, int64_t rows,
                           int64_t cols, bool output) {
@@ -113,6 +113,24 @@ FailureOr<TensorDecl> strata::tile::flatTensorFor(Operation *user,
   // A scalar (rank 0) is one row of one.
   t.flatten = !t.hostShape.empty();
   t.vector = t.hostShape.empty();
+  return t;
+}
+
+/// The DRAM tensor of a vector or scalar argument `arg` read in every row
+/// (a value per column), every column (per row, stored as a column) or
+/// every element of `rows` x `cols` tiles: its elements in order whatever
+/// its rank.
+FailureOr<TensorDecl>
+strata::tile::vectorTensorFor(Operation *user, BlockArgument arg, int64_t rows,
+                              int64_t cols, bool perRow, bool perColumn) {
+  FailureOr<TensorDecl> t = flatTensorFor(user, arg, rows, cols, false);
+  if (failed(t))
+    return failure();
+  t->flatten = false;
+  t->vector = true;
+  t->replicateRows = !perRow;
+  t->replicateCols = !perColumn;
+  t->column = perRow;
   return t;
 }
 

@@ -28,13 +28,11 @@ namespace {
 /// The identity of a row reduction's combine (sum from 0, max from -inf,
 /// or from false), or null when `op` is no such reduction.
 TypedAttr identityOf(linalg::GenericOp op) {
-  Operation *combine =
-      op.getBody()->getTerminator()->getOperand(0).getDefiningOp();
-  Value acc = op.getBody()->getArgument(op.getNumDpsInputs());
-  if (!combine || combine->getNumOperands() != 2 ||
-      !llvm::is_contained(combine->getOperands(), acc) ||
-      combine->getOperand(0) == combine->getOperand(1))
+  std::optional<RowCombine> c = rowCombineOf(op);
+  // (A term that is the accumulator itself, acc + acc, has no mask.)
+  if (!c || c->term() == op.getBody()->getArgument(op.getNumDpsInputs()))
     return {};
+  Operation *combine = c->op;
   Type type = combine->getResult(0).getType();
   if (isa<arith::AddFOp>(combine))
     return FloatAttr::get(type, 0.0);
@@ -88,14 +86,11 @@ void strata::tile::maskRaggedReductions(func::FuncOp fn, int64_t tileCols) {
         op.getNumLoops(), 0, rewriter.getAffineDimExpr(op.getNumLoops() - 1));
     BlockArgument real;
     op = withInput(rewriter, op, mask, map, real);
-    Operation *combine =
-        op.getBody()->getTerminator()->getOperand(0).getDefiningOp();
-    Value acc = op.getBody()->getArgument(op.getNumDpsInputs());
-    unsigned xIndex = combine->getOperand(0) == acc ? 1 : 0;
-    rewriter.setInsertionPoint(combine);
+    RowCombine combine = *rowCombineOf(op);
+    rewriter.setInsertionPoint(combine.op);
     Value id = arith::ConstantOp::create(rewriter, op.getLoc(), identity);
     Value masked = arith::SelectOp::create(rewriter, op.getLoc(), real,
-                                           combine->getOperand(xIndex), id);
-    combine->setOperand(xIndex, masked);
+                                           combine.term(), id);
+    combine.op->setOperand(combine.termIndex, masked);
   }
 }

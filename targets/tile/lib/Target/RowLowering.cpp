@@ -38,6 +38,16 @@ std::optional<RowRead> strata::tile::rowReadOf(AffineMap map) {
   return std::nullopt;
 }
 
+std::optional<RowCombine> strata::tile::rowCombineOf(linalg::GenericOp op) {
+  Operation *combine =
+      op.getBody()->getTerminator()->getOperand(0).getDefiningOp();
+  Value acc = op.getBody()->getArgument(op.getNumDpsInputs());
+  if (!combine || combine->getNumOperands() != 2 ||
+      !llvm::is_contained(combine->getOperands(), acc))
+    return std::nullopt;
+  return RowCombine{combine, combine->getOperand(0) == acc ? 1u : 0u};
+}
+
 /// A function of row reductions and elementwise ops over the rows of 2-D
 /// tensors (a softmax, after bufferization: buffers are reused, so each
 /// op's result is tracked as the buffer's current contents).
@@ -88,11 +98,10 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
       // A value per row from DRAM: its elements in order are a column, one
       // tile per tile-row, broadcast along the columns where it is read.
       FailureOr<TensorDecl> t =
-          flatTensorFor(user, *arg, p.rowTiles * p.tileRows, p.tileCols, false);
+          vectorTensorFor(user, *arg, p.rowTiles * p.tileRows, p.tileCols,
+                          /*perRow=*/true, /*perColumn=*/false);
       if (failed(t))
         return failure();
-      t->flatten = false;
-      t->vector = t->column = t->replicateCols = true;
       std::string name = addBuffer("in" + std::to_string(p.inputs.size()),
                                    t->type, /*vector=*/true, 1);
       p.inputs.push_back({*t, name});
@@ -230,8 +239,8 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
     RowPlan::Step step;
     if (generic.getNumReductionLoops() > 0) {
       // out[i] = combine(in[i, j], out[i]) from a fill of the identity.
-      Operation *combine =
-          generic.getBody()->getTerminator()->getOperand(0).getDefiningOp();
+      std::optional<RowCombine> rowCombine = rowCombineOf(generic);
+      Operation *combine = rowCombine ? rowCombine->op : nullptr;
       bool max = isa_and_nonnull<arith::MaxNumFOp, arith::MaximumFOp>(combine);
       bool sum = isa_and_nonnull<arith::AddFOp>(combine);
       // "Any" of booleans (1.0 or 0.0 on the engines) from false: a max.
@@ -251,16 +260,12 @@ strata::tile::lowerRowFunction(const LoweringTarget &target, func::FuncOp fn,
                                         initFloat.getValue().isInfinity() ||
                                         initFloat.getValueAsDouble() < -1e30);
       max |= any;
-      Value acc = generic.getBody()->getArgument(generic.getNumDpsInputs());
-      bool combines = combine && combine->getNumOperands() == 2 &&
-                      llvm::is_contained(combine->getOperands(), acc);
-      if ((!max && !sum) || !identity || !combines ||
+      if ((!max && !sum) || !identity || !rowCombine ||
           generic.getNumLoops() != shape.size() || !vectorResult)
         return generic.emitError()
                << "the tile target reduces rows by sum (from 0), max "
                   "(from -inf) or or (from false) into a vector";
-      Value x = combine->getOperand(0) == acc ? combine->getOperand(1)
-                                              : combine->getOperand(0);
+      Value x = rowCombine->term();
       auto xArg = dyn_cast<BlockArgument>(x);
       FailureOr<std::string> src;
       if (xArg && xArg.getArgNumber() == 0 &&

@@ -178,16 +178,13 @@ bool reductionsSeeIdentity(ArrayRef<linalg::LinalgOp> ops,
       continue;
     }
     // A reduction: the value it combines with its accumulator.
-    Operation *combine = yielded.getDefiningOp();
-    Value acc = generic.getBody()->getArgument(generic.getNumDpsInputs());
-    if (!combine || combine->getNumOperands() != 2 ||
-        !llvm::is_contained(combine->getOperands(), acc))
+    std::optional<RowCombine> combine = rowCombineOf(generic);
+    if (!combine)
       return false;
-    Value x = combine->getOperand(0) == acc ? combine->getOperand(1)
-                                            : combine->getOperand(0);
+    Value x = combine->term();
     std::optional<double> v = valueOf(x, args, memo);
     // An "any" of booleans (or) has false as its identity, as a sum 0.
-    bool sum = isa<arith::AddFOp, arith::OrIOp>(combine);
+    bool sum = isa<arith::AddFOp, arith::OrIOp>(combine->op);
     // A max also ignores a padded value no larger than every real one (0
     // or less where the values are at least 0: a max of |x|).
     bool below = v && *v <= 0.0 && nonNegative(x);
